@@ -1,0 +1,48 @@
+//! The dealer: where chance comes from when a game is played from a seed.
+//!
+//! The rules never roll dice themselves. Every shuffle and every draw is a *chance action* that
+//! carries its outcome, so a log replays without a random generator and a test can deal any
+//! position it likes. The dealer is the one place that turns a seed into those outcomes. It uses
+//! ChaCha8 because its output is fixed by its specification: the same seed deals the same game on
+//! every machine and in every later version of this crate.
+
+use arrayvec::ArrayVec;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::tile::{Tile, TileSet};
+
+/// A seeded source of chance outcomes.
+#[derive(Debug, Clone)]
+pub struct Dealer {
+    rng: ChaCha8Rng,
+}
+
+impl Dealer {
+    pub fn from_seed(seed: u64) -> Dealer {
+        Dealer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// The tiles of `set` in a fresh random order.
+    pub fn shuffle(&mut self, set: TileSet) -> ArrayVec<Tile, 91> {
+        let mut tiles: ArrayVec<Tile, 91> = set.iter().collect();
+        tiles.shuffle(&mut self.rng);
+        tiles
+    }
+
+    /// One tile of `set`, each equally likely; `None` if the set is empty.
+    pub fn pick(&mut self, set: TileSet) -> Option<Tile> {
+        if set.is_empty() {
+            return None;
+        }
+        set.nth(self.rng.random_range(0..set.len()))
+    }
+
+    /// A uniformly chosen index below `n` (for seating and for random players).
+    pub fn index(&mut self, n: usize) -> usize {
+        self.rng.random_range(0..n.max(1))
+    }
+}
