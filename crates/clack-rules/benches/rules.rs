@@ -1,1 +1,63 @@
-fn main() {}
+//! Rules benchmarks: full random rounds and games with legal-action generation at every step,
+//! and legal-action generation alone. Run with `cargo bench -p clack-rules`.
+
+use std::hint::black_box;
+
+use clack_rules::Dealer;
+use clack_rules::straight::{self, ChanceKind, ToMove};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+/// Deals and plays one round of Straight Dominoes to its end with random players; returns the
+/// number of seat actions.
+fn straight_round(start: &straight::State, dealer: &mut Dealer) -> usize {
+    let mut state = start.clone();
+    let mut actions = 0;
+    loop {
+        match state.to_move() {
+            ToMove::Seat { seat } => {
+                let legal = state.legal_actions();
+                let action = legal[dealer.index(legal.len())];
+                let _ = state.apply(seat, action);
+                actions += 1;
+            }
+            ToMove::Chance { kind: ChanceKind::Deal } if actions > 0 => return actions,
+            ToMove::Chance { .. } => {
+                let chance = state.sample_chance(dealer).expect("chance");
+                let _ = state.apply_chance(chance);
+            }
+            ToMove::Over => return actions,
+        }
+    }
+}
+
+/// A 4-player game after the draw for the lead, waiting for the first deal.
+fn straight_before_deal() -> straight::State {
+    let mut state = straight::State::new(straight::Options::default()).expect("valid");
+    let mut dealer = Dealer::from_seed(1);
+    let draw = state.sample_chance(&mut dealer).expect("lead draw");
+    state.apply_chance(draw).expect("fits");
+    state
+}
+
+fn straight_benches(c: &mut Criterion) {
+    let start = straight_before_deal();
+    let mut dealer = Dealer::from_seed(7);
+    let steps: usize = (0..1000).map(|_| straight_round(&start, &mut dealer)).sum();
+    eprintln!("mean seat actions per 4-player round: {:.1}", steps as f64 / 1000.0);
+    c.bench_function("straight/random_round_4p", |b| b.iter(|| black_box(straight_round(&start, &mut dealer))));
+
+    // A mid-round position: three plays in.
+    let mut state = start.clone();
+    let chance = state.sample_chance(&mut dealer).expect("deal");
+    state.apply_chance(chance).expect("fits");
+    for _ in 0..3 {
+        if let ToMove::Seat { seat } = state.to_move() {
+            let action = state.legal_actions()[0];
+            state.apply(seat, action).expect("legal");
+        }
+    }
+    c.bench_function("straight/legal_actions", |b| b.iter(|| black_box(black_box(&state).legal_actions())));
+}
+
+criterion_group!(benches, straight_benches);
+criterion_main!(benches);

@@ -21,9 +21,7 @@ pub struct Dealer {
 
 impl Dealer {
     pub fn from_seed(seed: u64) -> Dealer {
-        Dealer {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
+        Dealer { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
     /// The tiles of `set` in a fresh random order.

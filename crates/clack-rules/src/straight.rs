@@ -116,10 +116,7 @@ impl Options {
         }
         let boneyard = (SET.len() - HAND_SIZE * self.players as usize) as u8;
         if self.boneyard_reserve > boneyard {
-            return Err(OptionsError::Reserve {
-                reserve: self.boneyard_reserve,
-                boneyard,
-            });
+            return Err(OptionsError::Reserve { reserve: self.boneyard_reserve, boneyard });
         }
         if self.target == 0 {
             return Err(OptionsError::Target);
@@ -134,11 +131,7 @@ impl Options {
 
     /// The side a seat scores for.
     pub fn side(&self, seat: Seat) -> usize {
-        if self.teams {
-            seat.index() % 2
-        } else {
-            seat.index()
-        }
+        if self.teams { seat.index() % 2 } else { seat.index() }
     }
 }
 
@@ -181,9 +174,7 @@ impl std::str::FromStr for Arm {
     fn from_str(s: &str) -> Result<Arm, WireError> {
         Arm::ALL
             .into_iter()
-            .find(|arm| {
-                arm.name().eq_ignore_ascii_case(s) || arm.name()[..1].eq_ignore_ascii_case(s)
-            })
+            .find(|arm| arm.name().eq_ignore_ascii_case(s) || arm.name()[..1].eq_ignore_ascii_case(s))
             .ok_or_else(|| WireError::Syntax(s.to_owned()))
     }
 }
@@ -204,18 +195,11 @@ impl Link {
     /// What this tile adds to the count while it ends its arm.
     fn open_value(self) -> u32 {
         let outer = u32::from(self.outer);
-        if self.inner == self.outer {
-            2 * outer
-        } else {
-            outer
-        }
+        if self.inner == self.outer { 2 * outer } else { outer }
     }
 
     fn reversed(self) -> Link {
-        Link {
-            inner: self.outer,
-            outer: self.inner,
-        }
+        Link { inner: self.outer, outer: self.inner }
     }
 }
 
@@ -231,10 +215,6 @@ pub struct Layout {
     spinner: bool,
     arms: [ArrayVec<Link, MAX_ARM>; 4],
 }
-
-/// The numbers an arm can be matched against: none, one, or both halves of a non-double spinner
-/// (north and south only).
-type Ends = ArrayVec<u8, 2>;
 
 impl Layout {
     pub fn root(&self) -> Option<Tile> {
@@ -269,17 +249,9 @@ impl Layout {
     /// The open-end count (rules: "Open ends and their count").
     pub fn count(&self) -> u32 {
         let Some(root) = self.root else { return 0 };
-        let arms: u32 = self
-            .arms
-            .iter()
-            .filter_map(|arm| arm.last())
-            .map(|l| l.open_value())
-            .sum();
+        let arms: u32 = self.arms.iter().filter_map(|arm| arm.last()).map(|l| l.open_value()).sum();
         let half = |n: u8| u32::from(n) * if root.is_double() { 2 } else { 1 };
-        let root_value = match (
-            self.arm(Arm::West).is_empty(),
-            self.arm(Arm::East).is_empty(),
-        ) {
+        let root_value = match (self.arm(Arm::West).is_empty(), self.arm(Arm::East).is_empty()) {
             (true, true) => root.pips(),
             (true, false) => half(root.lo()),
             (false, true) => half(root.hi()),
@@ -295,34 +267,33 @@ impl Layout {
             Arm::West | Arm::East => true,
             Arm::North | Arm::South => {
                 self.spinner
-                    && (sides_open_immediately
-                        || !(self.arm(Arm::West).is_empty() || self.arm(Arm::East).is_empty()))
+                    && (sides_open_immediately || !(self.arm(Arm::West).is_empty() || self.arm(Arm::East).is_empty()))
             }
         }
     }
 
-    /// The numbers a tile laid on `arm` may match.
-    fn ends(&self, arm: Arm, sides_open_immediately: bool) -> Ends {
-        let mut ends = Ends::new();
-        let Some(root) = self.root else { return ends };
-        if !self.is_open(arm, sides_open_immediately) {
-            return ends;
-        }
-        if let Some(last) = self.arm(arm).last() {
-            ends.push(last.outer);
-            return ends;
-        }
-        match arm {
-            Arm::West => ends.push(root.lo()),
-            Arm::East => ends.push(root.hi()),
-            Arm::North | Arm::South => {
-                ends.push(root.lo());
-                if !root.is_double() {
-                    ends.push(root.hi());
+    /// Every (arm, number) a tile may be laid against now, in legal-action order: west and
+    /// east, then north and south once open (both halves of a non-double spinner).
+    fn open_ends(&self, sides_open_immediately: bool) -> OpenEnds {
+        let mut open = OpenEnds::default();
+        let Some(root) = self.root else { return open };
+        let end = |arm: Arm, empty: u8| self.arm(arm).last().map_or(empty, |link| link.outer);
+        open.push(Arm::West, end(Arm::West, root.lo()));
+        open.push(Arm::East, end(Arm::East, root.hi()));
+        if self.is_open(Arm::North, sides_open_immediately) {
+            for arm in [Arm::North, Arm::South] {
+                match self.arm(arm).last() {
+                    Some(link) => open.push(arm, link.outer),
+                    None => {
+                        open.push(arm, root.lo());
+                        if !root.is_double() {
+                            open.push(arm, root.hi());
+                        }
+                    }
                 }
             }
         }
-        ends
+        open
     }
 
     fn lead(&mut self, tile: Tile, rule: SpinnerRule) {
@@ -335,10 +306,7 @@ impl Layout {
     }
 
     fn extend(&mut self, tile: Tile, arm: Arm, matched: u8, rule: SpinnerRule) {
-        let link = Link {
-            inner: matched,
-            outer: tile.other(matched).unwrap_or(matched),
-        };
+        let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
         self.arms[arm.index()].push(link);
         if rule == SpinnerRule::FirstDouble && !self.spinner && tile.is_double() {
             self.reroot(arm);
@@ -355,20 +323,9 @@ impl Layout {
             Arm::East => (Arm::East, Arm::West),
             _ => (Arm::West, Arm::East),
         };
-        let (near, far) = if toward == Arm::East {
-            (root.hi(), root.lo())
-        } else {
-            (root.lo(), root.hi())
-        };
-        let mut line: ArrayVec<Link, MAX_ARM> = self.arms[toward.index()]
-            .iter()
-            .rev()
-            .map(|l| l.reversed())
-            .collect();
-        line.push(Link {
-            inner: near,
-            outer: far,
-        });
+        let (near, far) = if toward == Arm::East { (root.hi(), root.lo()) } else { (root.lo(), root.hi()) };
+        let mut line: ArrayVec<Link, MAX_ARM> = self.arms[toward.index()].iter().rev().map(|l| l.reversed()).collect();
+        line.push(Link { inner: near, outer: far });
         line.extend(self.arms[away.index()].iter().copied());
         self.arms = Default::default();
         self.arms[away.index()] = line;
@@ -383,11 +340,7 @@ impl fmt::Display for Layout {
         let Some(root) = self.root else {
             return writeln!(f, "(empty table)");
         };
-        let role = if self.spinner {
-            "spinner"
-        } else {
-            "first tile"
-        };
+        let role = if self.spinner { "spinner" } else { "first tile" };
         writeln!(f, "{role} {root}")?;
         for arm in Arm::ALL {
             let links = self.arm(arm);
@@ -583,8 +536,26 @@ pub struct State {
     round: u32,
     /// Passes in a row; a full cycle blocks the round.
     passes: u8,
+    /// Derived from the layout after every play, because every legal-action query and every
+    /// check reads it.
+    open: OpenEnds,
     last_round: Option<RoundResult>,
     outcome: Option<Outcome>,
+}
+
+/// The (arm, number) pairs a tile may be laid against, in legal-action order, and every tile
+/// that would fit one of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct OpenEnds {
+    ends: ArrayVec<(Arm, u8), 6>,
+    suits: TileSet,
+}
+
+impl OpenEnds {
+    fn push(&mut self, arm: Arm, end: u8) {
+        self.ends.push((arm, end));
+        self.suits = self.suits.union(TileSet::suit(end));
+    }
 }
 
 impl State {
@@ -601,6 +572,7 @@ impl State {
             leader: Seat(0),
             round: 0,
             passes: 0,
+            open: OpenEnds::default(),
             last_round: None,
             outcome: None,
         })
@@ -625,9 +597,7 @@ impl State {
 
     /// Tiles a seat could still draw (the boneyard above the reserve).
     pub fn drawable(&self) -> usize {
-        self.boneyard
-            .len()
-            .saturating_sub(usize::from(self.options.boneyard_reserve))
+        self.boneyard.len().saturating_sub(usize::from(self.options.boneyard_reserve))
     }
 
     /// Each side's score.
@@ -658,15 +628,9 @@ impl State {
 
     pub fn to_move(&self) -> ToMove {
         match self.phase {
-            Phase::LeadDraw => ToMove::Chance {
-                kind: ChanceKind::LeadDraw,
-            },
-            Phase::Deal => ToMove::Chance {
-                kind: ChanceKind::Deal,
-            },
-            Phase::Drawing(seat) => ToMove::Chance {
-                kind: ChanceKind::Draw { seat },
-            },
+            Phase::LeadDraw => ToMove::Chance { kind: ChanceKind::LeadDraw },
+            Phase::Deal => ToMove::Chance { kind: ChanceKind::Deal },
+            Phase::Drawing(seat) => ToMove::Chance { kind: ChanceKind::Draw { seat } },
             Phase::Turn(seat) => ToMove::Seat { seat },
             Phase::Over => ToMove::Over,
         }
@@ -689,15 +653,9 @@ impl State {
             actions.extend(hand.iter().map(|tile| Action::Lead { tile }));
             return actions;
         }
-        for arm in Arm::ALL {
-            for end in self.ends(arm) {
-                for tile in hand.intersection(TileSet::suit(end)) {
-                    actions.push(Action::Play {
-                        tile,
-                        arm,
-                        matched: end,
-                    });
-                }
+        for &(arm, end) in &self.open.ends {
+            for tile in hand.intersection(TileSet::suit(end)) {
+                actions.push(Action::Play { tile, arm, matched: end });
             }
         }
         if self.may_draw(!actions.is_empty()) {
@@ -776,11 +734,7 @@ impl State {
             Phase::Deal => {
                 let shuffled = dealer.shuffle(SET);
                 let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
-                for (hand, chunk) in hands
-                    .iter_mut()
-                    .zip(shuffled.chunks(HAND_SIZE))
-                    .take(players)
-                {
+                for (hand, chunk) in hands.iter_mut().zip(shuffled.chunks(HAND_SIZE)).take(players) {
                     *hand = chunk.iter().copied().collect();
                 }
                 Some(Chance::Deal { hands })
@@ -808,20 +762,12 @@ impl State {
         }
     }
 
-    fn ends(&self, arm: Arm) -> Ends {
-        self.layout
-            .ends(arm, self.options.spinner_sides_open_immediately)
-    }
-
     fn can_play(&self, seat: Seat) -> bool {
         let hand = self.hand(seat);
         if self.layout.is_empty() {
             return !hand.is_empty();
         }
-        Arm::ALL
-            .into_iter()
-            .flat_map(|arm| self.ends(arm))
-            .any(|end| !hand.is_disjoint(TileSet::suit(end)))
+        !hand.is_disjoint(self.open.suits)
     }
 
     /// Drawing is for a seat that cannot play, or any seat past the lead under
@@ -847,16 +793,12 @@ impl State {
             Action::Lead { tile } | Action::Play { tile, .. } if !hand.contains(tile) => {
                 Err(IllegalAction::NotInHand(tile))
             }
-            Action::Lead { tile } if !self.layout.is_empty() => {
-                Err(IllegalAction::AlreadyLed(tile))
-            }
+            Action::Lead { tile } if !self.layout.is_empty() => Err(IllegalAction::AlreadyLed(tile)),
             Action::Lead { .. } => Ok(()),
             Action::Play { .. } if self.layout.is_empty() => Err(IllegalAction::NotLed),
             Action::Play { tile, arm, matched } => self.check_play(tile, arm, matched),
             Action::Draw if self.drawable() == 0 => Err(IllegalAction::BoneyardEmpty),
-            Action::Draw if !self.may_draw(self.can_play(seat)) => {
-                Err(IllegalAction::MustPlayNotDraw)
-            }
+            Action::Draw if !self.may_draw(self.can_play(seat)) => Err(IllegalAction::MustPlayNotDraw),
             Action::Draw => Ok(()),
             Action::Pass if self.can_play(seat) => Err(IllegalAction::PassWhilePlayable),
             Action::Pass if self.drawable() > 0 => Err(IllegalAction::PassWhileDrawable),
@@ -865,29 +807,21 @@ impl State {
     }
 
     fn check_play(&self, tile: Tile, arm: Arm, matched: u8) -> Result<(), IllegalAction> {
-        if !self
-            .layout
-            .is_open(arm, self.options.spinner_sides_open_immediately)
-        {
+        if !self.layout.is_open(arm, self.options.spinner_sides_open_immediately) {
             return Err(IllegalAction::ArmClosed(arm));
         }
-        if !self.ends(arm).contains(&matched) {
+        if !self.open.ends.contains(&(arm, matched)) {
             return Err(IllegalAction::NoSuchEnd { arm, end: matched });
         }
         if !tile.shows(matched) {
-            return Err(IllegalAction::DoesNotMatch {
-                tile,
-                arm,
-                end: matched,
-            });
+            return Err(IllegalAction::DoesNotMatch { tile, arm, end: matched });
         }
         Ok(())
     }
 
     fn check_lead_draw(&self, tiles: &[Option<Tile>; MAX_PLAYERS]) -> Result<Seat, IllegalChance> {
         let players = usize::from(self.options.players);
-        let drawn: ArrayVec<Tile, MAX_PLAYERS> =
-            tiles.iter().take(players).flatten().copied().collect();
+        let drawn: ArrayVec<Tile, MAX_PLAYERS> = tiles.iter().take(players).flatten().copied().collect();
         if drawn.len() != players || tiles[players..].iter().any(Option::is_some) {
             return Err(IllegalChance::LeadDrawSeats(self.options.players));
         }
@@ -895,9 +829,7 @@ impl State {
         if distinct.len() != players || distinct.intersection(SET) != distinct {
             return Err(IllegalChance::LeadDrawRepeats);
         }
-        let best = (0..players)
-            .max_by_key(|&i| lead_rank(drawn[i]))
-            .unwrap_or(0);
+        let best = (0..players).max_by_key(|&i| lead_rank(drawn[i])).unwrap_or(0);
         Ok(Seat(best as u8))
     }
 
@@ -907,10 +839,7 @@ impl State {
         for (i, hand) in hands.iter().enumerate() {
             let expected = if i < players { HAND_SIZE } else { 0 };
             if hand.len() != expected {
-                return Err(IllegalChance::HandSize {
-                    seat: i as u8,
-                    count: hand.len(),
-                });
+                return Err(IllegalChance::HandSize { seat: i as u8, count: hand.len() });
             }
             if !dealt.is_disjoint(*hand) || hand.intersection(SET) != *hand {
                 return Err(IllegalChance::DealOverlaps);
@@ -921,12 +850,11 @@ impl State {
     }
 
     fn start_round(&mut self, hands: [TileSet; MAX_PLAYERS]) {
-        let dealt = hands
-            .iter()
-            .fold(TileSet::EMPTY, |all, hand| all.union(*hand));
+        let dealt = hands.iter().fold(TileSet::EMPTY, |all, hand| all.union(*hand));
         self.hands = hands;
         self.boneyard = TileSet::from_iter(SET.iter().filter(|t| !dealt.contains(*t)));
         self.layout = Layout::default();
+        self.open = OpenEnds::default();
         self.passes = 0;
         self.round += 1;
         self.phase = Phase::Turn(self.leader);
@@ -935,6 +863,7 @@ impl State {
     fn after_play(&mut self, seat: Seat, tile: Tile, effects: &mut Effects) {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
+        self.open = self.layout.open_ends(self.options.spinner_sides_open_immediately);
         let count = self.layout.count();
         if count > 0 && count % 5 == 0 {
             effects.scored = count;
@@ -971,13 +900,8 @@ impl State {
         if let Some(seat) = winner {
             self.scores[self.options.side(seat)] += points;
         }
-        let result = RoundResult {
-            round: self.round,
-            end,
-            winner,
-            points,
-            hands: self.seats().map(|s| self.hand(s)).collect(),
-        };
+        let result =
+            RoundResult { round: self.round, end, winner, points, hands: self.seats().map(|s| self.hand(s)).collect() };
         self.leader = winner.unwrap_or(self.leader.next(self.options.players));
         self.last_round = Some(result.clone());
         effects.round = Some(result);
@@ -1016,19 +940,13 @@ impl State {
         }
         let side = side_pips.iter().position(|&p| p == lowest)?;
         // The side's player with fewer pips; `min_by_key` keeps the earlier seat on a tie.
-        self.seats()
-            .filter(|&s| self.options.side(s) == side)
-            .min_by_key(|s| pips[s.index()])
+        self.seats().filter(|&s| self.options.side(s) == side).min_by_key(|s| pips[s.index()])
     }
 
     /// round_to_5(opponents' pips − the winner's own, under `net`), never below zero.
     fn round_points(&self, winner: Seat) -> u32 {
         let side = self.options.side(winner);
-        let opponents: u32 = self
-            .seats()
-            .filter(|&s| self.options.side(s) != side)
-            .map(|s| self.hand(s).pips())
-            .sum();
+        let opponents: u32 = self.seats().filter(|&s| self.options.side(s) != side).map(|s| self.hand(s).pips()).sum();
         let own = match self.options.blocked_scoring {
             BlockedScoring::Net => self.hand(winner).pips(),
             BlockedScoring::Opponents => 0,
@@ -1045,11 +963,7 @@ fn lead_rank(tile: Tile) -> (bool, u32, u8) {
 
 /// Rounds to the nearest multiple of 5 (remainder 1–2 down, 3–4 up); negative becomes 0.
 pub fn round_to_5(points: i64) -> u32 {
-    if points <= 0 {
-        0
-    } else {
-        ((points + 2) / 5 * 5) as u32
-    }
+    if points <= 0 { 0 } else { ((points + 2) / 5 * 5) as u32 }
 }
 
 /// What one seat (or a spectator) may see of a game.
@@ -1102,9 +1016,7 @@ pub enum WireError {
     Syntax(String),
     #[error("name the tile to play")]
     MissingTile,
-    #[error(
-        "{0} fits more than one end: name the arm (and for north or south, the half: `north@5`)"
-    )]
+    #[error("{0} fits more than one end: name the arm (and for north or south, the half: `north@5`)")]
     Ambiguous(Tile),
     #[error(transparent)]
     Illegal(#[from] IllegalAction),
@@ -1117,12 +1029,7 @@ impl std::str::FromStr for WireAction {
         let syntax = || WireError::Syntax(text.to_owned());
         let mut words = text.split_whitespace();
         let first = words.next().ok_or_else(syntax)?;
-        let bare = |kind| WireAction {
-            kind,
-            tile: None,
-            arm: None,
-            against: None,
-        };
+        let bare = |kind| WireAction { kind, tile: None, arm: None, against: None };
         let action = match first.to_ascii_lowercase().as_str() {
             "draw" => bare(WireKind::Draw),
             "pass" => bare(WireKind::Pass),
@@ -1131,21 +1038,12 @@ impl std::str::FromStr for WireAction {
                 let (arm, against) = match words.next() {
                     None => (None, None),
                     Some(word) => {
-                        let (arm, against) = word
-                            .split_once('@')
-                            .map_or((word, None), |(a, n)| (a, Some(n)));
-                        let against = against
-                            .map(|n| n.parse::<u8>().map_err(|_| syntax()))
-                            .transpose()?;
+                        let (arm, against) = word.split_once('@').map_or((word, None), |(a, n)| (a, Some(n)));
+                        let against = against.map(|n| n.parse::<u8>().map_err(|_| syntax())).transpose()?;
                         (Some(arm.parse()?), against)
                     }
                 };
-                WireAction {
-                    kind: WireKind::Tile,
-                    tile: Some(tile),
-                    arm,
-                    against,
-                }
+                WireAction { kind: WireKind::Tile, tile: Some(tile), arm, against }
             }
         };
         if words.next().is_some() {
@@ -1173,11 +1071,11 @@ impl WireAction {
         if let (Some(arm), Some(matched)) = (self.arm, self.against) {
             return Ok(Action::Play { tile, arm, matched });
         }
-        let mut fits = Arm::ALL
-            .into_iter()
-            .filter(|arm| self.arm.is_none_or(|wanted| wanted == *arm))
-            .flat_map(|arm| state.ends(arm).into_iter().map(move |end| (arm, end)))
-            .filter(|&(_, end)| self.against.is_none_or(|wanted| wanted == end) && tile.shows(end));
+        let mut fits = state.open.ends.iter().copied().filter(|&(arm, end)| {
+            self.arm.is_none_or(|wanted| wanted == arm)
+                && self.against.is_none_or(|wanted| wanted == end)
+                && tile.shows(end)
+        });
         match (fits.next(), fits.next()) {
             (Some((arm, matched)), None) => Ok(Action::Play { tile, arm, matched }),
             (Some(_), Some(_)) => Err(WireError::Ambiguous(tile)),
@@ -1185,10 +1083,8 @@ impl WireAction {
             // the precise reason.
             (None, _) => {
                 let arm = self.arm.unwrap_or(Arm::West);
-                let matched = self
-                    .against
-                    .or_else(|| state.ends(arm).first().copied())
-                    .unwrap_or(tile.lo());
+                let end = state.open.ends.iter().find(|(a, _)| *a == arm).map(|&(_, end)| end);
+                let matched = self.against.or(end).unwrap_or(tile.lo());
                 Ok(Action::Play { tile, arm, matched })
             }
         }
@@ -1199,17 +1095,10 @@ impl From<Action> for WireAction {
     fn from(action: Action) -> WireAction {
         let (kind, tile, arm, against) = match action {
             Action::Lead { tile } => (WireKind::Tile, Some(tile), None, None),
-            Action::Play { tile, arm, matched } => {
-                (WireKind::Tile, Some(tile), Some(arm), Some(matched))
-            }
+            Action::Play { tile, arm, matched } => (WireKind::Tile, Some(tile), Some(arm), Some(matched)),
             Action::Draw => (WireKind::Draw, None, None, None),
             Action::Pass => (WireKind::Pass, None, None, None),
         };
-        WireAction {
-            kind,
-            tile,
-            arm,
-            against,
-        }
+        WireAction { kind, tile, arm, against }
     }
 }

@@ -44,18 +44,12 @@ impl Tile {
         if hi > MAX_PIPS {
             return None;
         }
-        Some(Tile(
-            ((hi as usize * (hi as usize + 1)) / 2 + lo as usize) as u8,
-        ))
+        Some(Tile(((hi as usize * (hi as usize + 1)) / 2 + lo as usize) as u8))
     }
 
     /// The tile with this canonical index.
     pub const fn from_index(index: u8) -> Option<Tile> {
-        if (index as usize) < MAX_TILES {
-            Some(Tile(index))
-        } else {
-            None
-        }
+        if (index as usize) < MAX_TILES { Some(Tile(index)) } else { None }
     }
 
     pub const fn index(self) -> u8 {
@@ -136,6 +130,17 @@ impl<'de> Deserialize<'de> for Tile {
     }
 }
 
+/// `SUITS[n]`: every tile showing `n`, computed once at compile time.
+const SUITS: [TileSet; MAX_PIPS as usize + 1] = {
+    let mut suits = [TileSet::EMPTY; MAX_PIPS as usize + 1];
+    let mut n = 0u8;
+    while n <= MAX_PIPS {
+        suits[n as usize] = TileSet::build_suit(n);
+        n += 1;
+    }
+    suits
+};
+
 /// A set of tiles as a bit mask over canonical indices.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct TileSet(u128);
@@ -146,15 +151,15 @@ impl TileSet {
     /// Every tile from `0-0` to `max-max`.
     pub const fn full(max: u8) -> TileSet {
         let count = (max as u32 + 1) * (max as u32 + 2) / 2;
-        TileSet(if count >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << count) - 1
-        })
+        TileSet(if count >= 128 { u128::MAX } else { (1u128 << count) - 1 })
     }
 
-    /// Every tile showing `n`, up to double-twelve.
+    /// Every tile showing `n`, up to double-twelve (empty past 12).
     pub const fn suit(n: u8) -> TileSet {
+        if n > MAX_PIPS { TileSet::EMPTY } else { SUITS[n as usize] }
+    }
+
+    const fn build_suit(n: u8) -> TileSet {
         let mut bits = 0u128;
         let mut other = 0u8;
         while other <= MAX_PIPS {
@@ -247,9 +252,7 @@ impl Serialize for TileSet {
 
 impl<'de> Deserialize<'de> for TileSet {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<TileSet, D::Error> {
-        Ok(Vec::<Tile>::deserialize(deserializer)?
-            .into_iter()
-            .collect())
+        Ok(Vec::<Tile>::deserialize(deserializer)?.into_iter().collect())
     }
 }
 

@@ -31,18 +31,10 @@ fn golden_positions_match_the_file() {
         let mut state = support::deal(golden.options, 0, &hands);
         support::play(&mut state, &moves);
         let name = &golden.name;
-        assert_eq!(
-            support::to_move(&state),
-            Seat(golden.to_move),
-            "{name}: seat to move"
-        );
+        assert_eq!(support::to_move(&state), Seat(golden.to_move), "{name}: seat to move");
         assert_eq!(state.layout().count(), golden.count, "{name}: count");
         assert_eq!(state.scores(), golden.scores.as_slice(), "{name}: scores");
-        let legal: Vec<String> = state
-            .legal_actions()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let legal: Vec<String> = state.legal_actions().iter().map(ToString::to_string).collect();
         assert_eq!(legal, golden.legal, "{name}: legal actions");
     }
 }

@@ -47,11 +47,7 @@ fn tables() -> Vec<Options> {
         Options { players: 2, ..base },
         Options { players: 3, ..base },
         Options { players: 4, ..base },
-        Options {
-            players: 4,
-            teams: true,
-            ..base
-        },
+        Options { players: 4, teams: true, ..base },
     ]
 }
 
@@ -104,12 +100,7 @@ fn legal_is_exactly_accepted(state: &State, candidates: &[Action]) {
         let to_move = state.to_move() == ToMove::Seat { seat };
         for &action in candidates {
             let listed = to_move && legal.contains(&action);
-            assert_eq!(
-                state.is_legal(seat, action),
-                listed,
-                "{seat} {action} in {:?}",
-                state.layout()
-            );
+            assert_eq!(state.is_legal(seat, action), listed, "{seat} {action} in {:?}", state.layout());
             let mut copy = state.clone();
             let applied = copy.apply(seat, action);
             assert_eq!(applied.is_ok(), listed);
@@ -126,37 +117,15 @@ fn legal_is_exactly_accepted(state: &State, candidates: &[Action]) {
 fn legal_actions_are_exactly_the_accepted_actions() {
     let candidates = candidates();
     let variants = [
-        Options {
-            players: 2,
-            may_draw_when_able: true,
-            ..Options::default()
-        },
-        Options {
-            players: 3,
-            spinner: clack_rules::straight::SpinnerRule::FirstDouble,
-            ..Options::default()
-        },
-        Options {
-            players: 4,
-            spinner: clack_rules::straight::SpinnerRule::None,
-            ..Options::default()
-        },
-        Options {
-            players: 2,
-            spinner_sides_open_immediately: true,
-            boneyard_reserve: 4,
-            ..Options::default()
-        },
+        Options { players: 2, may_draw_when_able: true, ..Options::default() },
+        Options { players: 3, spinner: clack_rules::straight::SpinnerRule::FirstDouble, ..Options::default() },
+        Options { players: 4, spinner: clack_rules::straight::SpinnerRule::None, ..Options::default() },
+        Options { players: 2, spinner_sides_open_immediately: true, boneyard_reserve: 4, ..Options::default() },
     ];
     for options in tables().into_iter().chain(variants) {
-        let options = Options {
-            target: 60,
-            ..options
-        };
+        let options = Options { target: 60, ..options };
         for seed in 0..6 {
-            playout(options, seed, |state| {
-                legal_is_exactly_accepted(state, &candidates)
-            });
+            playout(options, seed, |state| legal_is_exactly_accepted(state, &candidates));
         }
     }
 }
@@ -182,9 +151,7 @@ fn replaying_the_moves_rebuilds_the_same_state() {
             for mv in &moves {
                 match *mv {
                     Move::Chance(chance) => state.apply_chance(chance).expect("replays"),
-                    Move::Act(seat, action) => {
-                        state.apply(seat, action).map(|_| ()).expect("replays")
-                    }
+                    Move::Act(seat, action) => state.apply(seat, action).map(|_| ()).expect("replays"),
                 }
             }
             assert_eq!(state, end);
@@ -194,10 +161,7 @@ fn replaying_the_moves_rebuilds_the_same_state() {
 
 #[test]
 fn an_observation_never_shows_another_seats_hand() {
-    let options = Options {
-        players: 3,
-        ..Options::default()
-    };
+    let options = Options { players: 3, ..Options::default() };
     playout(options, 7, |state| {
         for seat in (0..3).map(Seat) {
             let view = state.observation(Some(seat));
@@ -208,10 +172,7 @@ fn an_observation_never_shows_another_seats_hand() {
                 assert!(mine.is_none_or(|m| m.is_disjoint(theirs)));
             }
             assert_eq!(
-                view.hand_sizes
-                    .iter()
-                    .map(|&n| usize::from(n))
-                    .sum::<usize>(),
+                view.hand_sizes.iter().map(|&n| usize::from(n)).sum::<usize>(),
                 (0..3).map(|s| state.hand(Seat(s)).len()).sum::<usize>()
             );
         }

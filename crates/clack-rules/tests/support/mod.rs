@@ -5,9 +5,7 @@ use clack_rules::straight::{Chance, Effects, MAX_PLAYERS, Options, State, ToMove
 use clack_rules::{Seat, Tile, TileSet};
 
 pub fn tiles(text: &str) -> TileSet {
-    text.split_whitespace()
-        .map(|t| t.parse::<Tile>().expect("tile"))
-        .collect()
+    text.split_whitespace().map(|t| t.parse::<Tile>().expect("tile")).collect()
 }
 
 /// A game dealt with the given hands, `leader` to lead (the draw for the lead gives it 6-6).
@@ -16,33 +14,16 @@ pub fn deal(options: Options, leader: u8, hands: &[&str]) -> State {
     let others = ["0-1", "0-2", "0-3"].map(|t| t.parse::<Tile>().ok());
     let mut draw = [None; MAX_PLAYERS];
     let mut other = others.iter();
-    for (seat, slot) in draw
-        .iter_mut()
-        .enumerate()
-        .take(usize::from(options.players))
-    {
-        *slot = if seat == usize::from(leader) {
-            "6-6".parse().ok()
-        } else {
-            *other.next().expect("3")
-        };
+    for (seat, slot) in draw.iter_mut().enumerate().take(usize::from(options.players)) {
+        *slot = if seat == usize::from(leader) { "6-6".parse().ok() } else { *other.next().expect("3") };
     }
-    state
-        .apply_chance(Chance::LeadDraw { tiles: draw })
-        .expect("lead draw");
-    assert_eq!(
-        state.to_move(),
-        ToMove::Chance {
-            kind: clack_rules::straight::ChanceKind::Deal
-        }
-    );
+    state.apply_chance(Chance::LeadDraw { tiles: draw }).expect("lead draw");
+    assert_eq!(state.to_move(), ToMove::Chance { kind: clack_rules::straight::ChanceKind::Deal });
     let mut sets = [TileSet::EMPTY; MAX_PLAYERS];
     for (set, hand) in sets.iter_mut().zip(hands) {
         *set = tiles(hand);
     }
-    state
-        .apply_chance(Chance::Deal { hands: sets })
-        .expect("deal");
+    state.apply_chance(Chance::Deal { hands: sets }).expect("deal");
     state
 }
 
@@ -54,20 +35,14 @@ pub fn play(state: &mut State, moves: &[&str]) -> Vec<Effects> {
 pub fn play_one(state: &mut State, text: &str) -> Effects {
     let seat = to_move(state);
     if let Some(tile) = text.strip_prefix("draw ") {
-        let effects = state
-            .apply(seat, clack_rules::straight::Action::Draw)
-            .expect(text);
+        let effects = state.apply(seat, clack_rules::straight::Action::Draw).expect(text);
         let tile: Tile = tile.parse().expect("tile");
         state.apply_chance(Chance::Draw { tile }).expect(text);
         return effects;
     }
     let wire: WireAction = text.parse().expect(text);
-    let action = wire
-        .to_action(state, seat)
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
-    state
-        .apply(seat, action)
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
+    let action = wire.to_action(state, seat).unwrap_or_else(|e| panic!("{text}: {e}"));
+    state.apply(seat, action).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 pub fn to_move(state: &State) -> Seat {
@@ -83,32 +58,18 @@ pub fn play_sequence(options: Options, moves: &[&str]) -> (State, Vec<Effects>) 
     let players = usize::from(options.players);
     let mut hands = vec![TileSet::EMPTY; players];
     for (i, text) in moves.iter().enumerate() {
-        let tile: Tile = text
-            .split_whitespace()
-            .next()
-            .expect("tile")
-            .parse()
-            .expect("tile");
+        let tile: Tile = text.split_whitespace().next().expect("tile").parse().expect("tile");
         hands[i % players].insert(tile);
     }
-    let used = hands
-        .iter()
-        .fold(TileSet::EMPTY, |all, hand| all.union(*hand));
+    let used = hands.iter().fold(TileSet::EMPTY, |all, hand| all.union(*hand));
     let mut unused = TileSet::full(6).iter().filter(|t| !used.contains(*t));
     for hand in &mut hands {
         while hand.len() < 7 {
             hand.insert(unused.next().expect("enough tiles"));
         }
     }
-    let text: Vec<String> = hands
-        .iter()
-        .map(|h| {
-            h.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
+    let text: Vec<String> =
+        hands.iter().map(|h| h.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ")).collect();
     let text: Vec<&str> = text.iter().map(String::as_str).collect();
     let mut state = deal(options, 0, &text);
     let effects = play(&mut state, moves);
