@@ -5,6 +5,7 @@ use std::hint::black_box;
 
 use clack_rules::Dealer;
 use clack_rules::straight::{self, ChanceKind, ToMove};
+use clack_rules::streets;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// Deals and plays one round of Straight Dominoes to its end with random players; returns the
@@ -59,5 +60,57 @@ fn straight_benches(c: &mut Criterion) {
     c.bench_function("straight/legal_actions", |b| b.iter(|| black_box(black_box(&state).legal_actions())));
 }
 
-criterion_group!(benches, straight_benches);
+/// Deals and plays a whole game of Streets and Avenues with random players; returns the number
+/// of seat actions.
+fn streets_game(options: streets::Options, dealer: &mut Dealer) -> usize {
+    let mut state = streets::State::new(options).expect("valid");
+    let mut actions = 0;
+    loop {
+        match state.to_move() {
+            streets::ToMove::Seat { seat } => {
+                let legal = state.legal_actions();
+                let action = legal[dealer.index(legal.len())];
+                let _ = state.apply(seat, action);
+                actions += 1;
+            }
+            streets::ToMove::Chance { .. } => {
+                let chance = state.sample_chance(dealer).expect("chance");
+                let _ = state.apply_chance(chance);
+            }
+            streets::ToMove::Over => return actions,
+        }
+    }
+}
+
+fn streets_benches(c: &mut Criterion) {
+    let options = streets::Options { players: 3, ..streets::Options::default() };
+    let mut dealer = Dealer::from_seed(11);
+    let steps: usize = (0..200).map(|_| streets_game(options, &mut dealer)).sum();
+    eprintln!("mean seat actions per 3-player double-nine game: {:.1}", steps as f64 / 200.0);
+    c.bench_function("streets/random_game_3p_double_nine", |b| {
+        b.iter(|| black_box(streets_game(options, &mut dealer)))
+    });
+
+    // A position halfway through a game.
+    let mut state = streets::State::new(options).expect("valid");
+    let mut placed = 0;
+    while placed < 25 || !matches!(state.to_move(), streets::ToMove::Seat { .. }) {
+        match state.to_move() {
+            streets::ToMove::Seat { seat } => {
+                let legal = state.legal_actions();
+                let action = legal[dealer.index(legal.len())];
+                placed += usize::from(matches!(action, streets::Action::Place { .. }));
+                let _ = state.apply(seat, action);
+            }
+            streets::ToMove::Chance { .. } => {
+                let chance = state.sample_chance(&mut dealer).expect("chance");
+                let _ = state.apply_chance(chance);
+            }
+            streets::ToMove::Over => break,
+        }
+    }
+    c.bench_function("streets/legal_actions_midgame", |b| b.iter(|| black_box(black_box(&state).legal_actions())));
+}
+
+criterion_group!(benches, straight_benches, streets_benches);
 criterion_main!(benches);

@@ -9,6 +9,7 @@
 
 pub mod chance;
 pub mod straight;
+pub mod streets;
 pub mod tile;
 
 pub use chance::Dealer;

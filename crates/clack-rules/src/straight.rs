@@ -865,7 +865,7 @@ impl State {
         self.passes = 0;
         self.open = self.layout.open_ends(self.options.spinner_sides_open_immediately);
         let count = self.layout.count();
-        if count > 0 && count % 5 == 0 {
+        if count > 0 && count.is_multiple_of(5) {
             effects.scored = count;
             self.scores[self.options.side(seat)] += count;
         }

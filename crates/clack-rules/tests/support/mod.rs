@@ -75,3 +75,5 @@ pub fn play_sequence(options: Options, moves: &[&str]) -> (State, Vec<Effects>) 
     let effects = play(&mut state, moves);
     (state, effects)
 }
+
+pub mod streets;

@@ -1,0 +1,641 @@
+//! The Streets and Avenues table: where dominoes lie, which placements fit, and which free space
+//! is enclosed in blocks.
+//!
+//! Geometry (rules file, "The grid"): the table is a grid of *half-squares*. Horizontally, avenue
+//! column `a` is one square at `x = 3a` and gap `g` is the two squares `x = 3g + 1, 3g + 2`.
+//! Vertically, `y` counts half-rows, so avenue square `r` is `y = 2r, 2r + 1`. An avenue domino
+//! at `(a, r)` covers `x = 3a, y = 2r ..= 2r + 3`; a street at `(g, s)` covers
+//! `x = 3g + 1 ..= 3g + 2, y = s ..= s + 1`. Every test of touching, matching and enclosure is a
+//! lookup in that grid.
+//!
+//! Blocks are kept up to date incrementally. Each free cell carries the label of its region
+//! (0 for the outside). A new domino lies in exactly one old region; only that region can change,
+//! and every piece it breaks into touches the new domino. So scoring searches outward from the
+//! domino's free neighbours, depth first and toward the nearest edge of the layout: a search that
+//! runs dry has found a block, and a search that leaves the layout's rectangle (or meets a search
+//! that did) is in the outside and stops there. The cost is the size of the new blocks plus a
+//! walk to the edge, never a flood of the whole board.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::tile::Tile;
+
+/// Where a domino lies: an avenue domino by column and row of its north square, a street by gap
+/// and the half-row of its top edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Spot {
+    Avenue { column: i32, row: i32 },
+    Street { gap: i32, half_row: i32 },
+}
+
+impl Spot {
+    /// The four half-square cells the domino covers; the first two show its first number
+    /// (north or west half), the last two its second.
+    fn cells(self) -> [(i32, i32); 4] {
+        match self {
+            Spot::Avenue { column, row } => {
+                let (x, y) = (3 * column, 2 * row);
+                [(x, y), (x, y + 1), (x, y + 2), (x, y + 3)]
+            }
+            Spot::Street { gap, half_row: s } => {
+                let x = 3 * gap + 1;
+                [(x, s), (x, s + 1), (x + 1, s), (x + 1, s + 1)]
+            }
+        }
+    }
+}
+
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spot::Avenue { column, row } => write!(f, "a{column}:{row}"),
+            Spot::Street { gap, half_row } => write!(f, "s{gap}:{half_row}"),
+        }
+    }
+}
+
+/// A domino on the table, `first` on its north (avenue) or west (street) half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    pub tile: Tile,
+    pub spot: Spot,
+    pub first: u8,
+}
+
+impl Piece {
+    pub fn second(self) -> u8 {
+        self.tile.other(self.first).unwrap_or(self.first)
+    }
+}
+
+/// The numbers a spot demands of a domino's first and second halves, from everything it touches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Need {
+    pub(crate) first: Option<u8>,
+    pub(crate) second: Option<u8>,
+}
+
+/// Whether a spot can take a domino.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// A domino whose halves meet `Need` may go here now.
+    Open(Need),
+    /// Not now, but a later domino may change that (a street touching only one avenue domino).
+    Later(Refusal),
+    /// Never again: the squares are taken, a street would touch a street, the avenue is full, or
+    /// two neighbours demand different numbers of one half.
+    Never(Refusal),
+}
+
+/// Why a domino may not go on a spot; each is one rule of the rules file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("the first domino must start the first avenue at a0:0")]
+    FirstTile,
+    #[error("those squares are taken")]
+    Occupied,
+    #[error("an avenue domino must touch another domino")]
+    Isolated,
+    #[error("this avenue holds seven dominoes and cannot grow further north or south")]
+    AvenueFull,
+    #[error("a street must touch at least two avenue dominoes")]
+    OneAvenue,
+    #[error("no street may touch another street")]
+    TouchesStreet,
+    #[error("the dominoes around this spot demand two different numbers of one half")]
+    Conflict,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Cell {
+    /// 0 when free, else the piece's index + 1.
+    piece: u8,
+    /// The number shown on this half-square.
+    pip: u8,
+    /// For a free cell: 0 outside, otherwise the id of the block it lies in. Values with the
+    /// top bit set are scratch marks of a search in progress.
+    region: u16,
+}
+
+const SEARCH_MARK: u16 = 0x8000;
+
+/// A dense grid that grows in steps as the layout spreads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Grid {
+    x0: i32,
+    y0: i32,
+    width: i32,
+    height: i32,
+    cells: Vec<Cell>,
+}
+
+const GROWTH: i32 = 16;
+
+impl Grid {
+    fn new() -> Grid {
+        let mut grid = Grid { x0: 0, y0: 0, width: 0, height: 0, cells: Vec::new() };
+        grid.cover(-GROWTH, -GROWTH, GROWTH, GROWTH);
+        grid
+    }
+
+    fn index(&self, x: i32, y: i32) -> Option<usize> {
+        // One unsigned comparison per axis catches both sides.
+        let (dx, dy) = (x.wrapping_sub(self.x0) as u32, y.wrapping_sub(self.y0) as u32);
+        (dx < self.width as u32 && dy < self.height as u32).then(|| dy as usize * self.width as usize + dx as usize)
+    }
+
+    fn get(&self, x: i32, y: i32) -> Cell {
+        self.index(x, y).map_or_else(Cell::default, |i| self.cells[i])
+    }
+
+    /// Sets a cell, which must lie in the grid (callers cover the bounds first).
+    fn set(&mut self, x: i32, y: i32, cell: Cell) {
+        if let Some(i) = self.index(x, y) {
+            self.cells[i] = cell;
+        }
+    }
+
+    fn set_region(&mut self, x: i32, y: i32, region: u16) {
+        if let Some(i) = self.index(x, y) {
+            self.cells[i].region = region;
+        }
+    }
+
+    /// Grows the grid so that it holds every cell of the rectangle, with room to spare.
+    fn cover(&mut self, x_min: i32, y_min: i32, x_max: i32, y_max: i32) {
+        let inside = |x, y| self.index(x, y).is_some();
+        if inside(x_min, y_min) && inside(x_max, y_max) {
+            return;
+        }
+        let nx0 = if self.cells.is_empty() { x_min } else { self.x0.min(x_min - GROWTH) };
+        let ny0 = if self.cells.is_empty() { y_min } else { self.y0.min(y_min - GROWTH) };
+        let nx1 = (self.x0 + self.width).max(x_max + GROWTH + 1);
+        let ny1 = (self.y0 + self.height).max(y_max + GROWTH + 1);
+        let mut grown = Grid { x0: nx0, y0: ny0, width: nx1 - nx0, height: ny1 - ny0, cells: Vec::new() };
+        grown.cells = vec![Cell::default(); (grown.width * grown.height) as usize];
+        let width = self.width as usize;
+        for (row, y) in (self.y0..self.y0 + self.height).enumerate() {
+            if let Some(to) = grown.index(self.x0, y) {
+                let from = row * width;
+                grown.cells[to..to + width].copy_from_slice(&self.cells[from..from + width]);
+            }
+        }
+        *self = grown;
+    }
+}
+
+/// Facts about one avenue column, for the seven-domino limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Column {
+    dominoes: u32,
+    north_row: i32,
+    south_row: i32,
+}
+
+/// The table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    grid: Grid,
+    pieces: Vec<Piece>,
+    columns: BTreeMap<i32, Column>,
+    /// Spots that can take a domino now, in legal-action order, with what they demand. A spot's
+    /// verdict changes only when a piece lands near it, so only those are recomputed. A spot that
+    /// cannot take a domino yet is dropped too: it can only open when a new piece touches it, and
+    /// every new piece offers the spots it touches again.
+    frontier: Vec<(Spot, Verdict)>,
+    /// The smallest rectangle of cells around every domino: (x_min, y_min, x_max, y_max).
+    bounds: (i32, i32, i32, i32),
+    blocks: u32,
+    next_block: u16,
+}
+
+/// The most dominoes in one column before it stops growing at its ends.
+pub const AVENUE_LIMIT: u32 = 7;
+
+impl Default for Board {
+    fn default() -> Board {
+        Board {
+            grid: Grid::new(),
+            pieces: Vec::new(),
+            columns: BTreeMap::new(),
+            frontier: vec![(Spot::Avenue { column: 0, row: 0 }, Verdict::Open(Need::default()))],
+            bounds: (0, 0, 0, 0),
+            blocks: 0,
+            next_block: 1,
+        }
+    }
+}
+
+impl Board {
+    /// Every domino on the table, in the order they were placed.
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    /// Blocks on the table now.
+    pub fn blocks(&self) -> u32 {
+        self.blocks
+    }
+
+    /// Every spot that can take a domino now, with what it must show, in a fixed order.
+    pub(crate) fn open_spots(&self) -> impl Iterator<Item = (Spot, Need)> + '_ {
+        self.frontier.iter().filter_map(|&(spot, verdict)| match verdict {
+            Verdict::Open(need) => Some((spot, need)),
+            _ => None,
+        })
+    }
+
+    fn pip_at(&self, x: i32, y: i32) -> Option<(u8, u8)> {
+        let cell = self.grid.get(x, y);
+        (cell.piece != 0).then_some((cell.piece, cell.pip))
+    }
+
+    fn is_free(&self, x: i32, y: i32) -> bool {
+        self.grid.get(x, y).piece == 0
+    }
+
+    /// Whether a domino may go on `spot`, and what it must show.
+    pub(crate) fn verdict(&self, spot: Spot) -> Verdict {
+        if self.pieces.is_empty() {
+            return if spot == (Spot::Avenue { column: 0, row: 0 }) {
+                Verdict::Open(Need::default())
+            } else {
+                Verdict::Later(Refusal::FirstTile)
+            };
+        }
+        if spot.cells().iter().any(|&(x, y)| !self.is_free(x, y)) {
+            return Verdict::Never(Refusal::Occupied);
+        }
+        match spot {
+            Spot::Avenue { column, row } => self.avenue_verdict(column, row),
+            Spot::Street { gap, half_row } => self.street_verdict(gap, half_row),
+        }
+    }
+
+    fn avenue_verdict(&self, column: i32, row: i32) -> Verdict {
+        if let Some(c) = self.columns.get(&column)
+            && c.dominoes >= AVENUE_LIMIT
+            && (row < c.north_row || row + 1 > c.south_row)
+        {
+            return Verdict::Never(Refusal::AvenueFull);
+        }
+        let x = 3 * column;
+        let y = 2 * row;
+        let mut needs = Needs::default();
+        // End to end in the column.
+        needs.first(self.pip_at(x, y - 1));
+        needs.second(self.pip_at(x, y + 4));
+        // Street ends in the gaps on either side, facing the north or the south square.
+        for side in [x - 1, x + 1] {
+            needs.first(self.pip_at(side, y));
+            needs.first(self.pip_at(side, y + 1));
+            needs.second(self.pip_at(side, y + 2));
+            needs.second(self.pip_at(side, y + 3));
+        }
+        match needs.conflict {
+            true => Verdict::Never(Refusal::Conflict),
+            false if needs.touched.is_empty() => Verdict::Later(Refusal::Isolated),
+            false => Verdict::Open(needs.need),
+        }
+    }
+
+    fn street_verdict(&self, gap: i32, s: i32) -> Verdict {
+        let x = 3 * gap + 1;
+        // A street at t touches or overlaps this one when |t − s| ≤ 2; each such street covers
+        // one of the half-rows s − 1 ..= s + 2 of the gap.
+        if (s - 1..=s + 2).any(|y| !self.is_free(x, y)) {
+            return Verdict::Never(Refusal::TouchesStreet);
+        }
+        let mut needs = Needs::default();
+        for y in [s, s + 1] {
+            needs.first(self.pip_at(x - 1, y));
+            needs.second(self.pip_at(x + 2, y));
+        }
+        match needs.conflict {
+            true => Verdict::Never(Refusal::Conflict),
+            false if needs.touched.len() < 2 => Verdict::Later(Refusal::OneAvenue),
+            false => Verdict::Open(needs.need),
+        }
+    }
+
+    /// Lays a piece whose placement was checked, and returns the blocks it scored.
+    pub(crate) fn place(&mut self, piece: Piece) -> u32 {
+        let cells = piece.spot.cells();
+        let old_region = self.grid.get(cells[0].0, cells[0].1).region;
+        self.pieces.push(piece);
+        self.grow_bounds(&cells);
+        let id = self.pieces.len() as u8;
+        for (i, &(x, y)) in cells.iter().enumerate() {
+            let pip = if i < 2 { piece.first } else { piece.second() };
+            self.grid.set(x, y, Cell { piece: id, pip, region: 0 });
+        }
+        let column_full = self.note_column(piece.spot);
+        self.update_frontier(piece.spot, column_full);
+        self.rescore_region(&cells, old_region)
+    }
+
+    fn grow_bounds(&mut self, cells: &[(i32, i32); 4]) {
+        let first = self.pieces.len() == 1;
+        for &(x, y) in cells {
+            let (x0, y0, x1, y1) = self.bounds;
+            self.bounds =
+                if first && (x, y) == cells[0] { (x, y, x, y) } else { (x0.min(x), y0.min(y), x1.max(x), y1.max(y)) };
+        }
+        let (x0, y0, x1, y1) = self.bounds;
+        self.grid.cover(x0 - 1, y0 - 1, x1 + 1, y1 + 1);
+    }
+
+    /// Counts an avenue domino into its column; returns the column if it just became full.
+    fn note_column(&mut self, spot: Spot) -> Option<i32> {
+        let Spot::Avenue { column, row } = spot else { return None };
+        let c = self.columns.entry(column).or_insert(Column { dominoes: 0, north_row: row, south_row: row + 1 });
+        c.dominoes += 1;
+        c.north_row = c.north_row.min(row);
+        c.south_row = c.south_row.max(row + 1);
+        (c.dominoes == AVENUE_LIMIT).then_some(column)
+    }
+
+    /// Adds the spots a new piece opens, recomputes the verdicts of the spots whose neighbourhood
+    /// it entered, and keeps only those open now.
+    fn update_frontier(&mut self, spot: Spot, column_full: Option<i32>) {
+        let mut near = arrayvec::ArrayVec::<Spot, 12>::new();
+        match spot {
+            Spot::Avenue { column, row } => {
+                near.push(Spot::Avenue { column, row: row - 2 });
+                near.push(Spot::Avenue { column, row: row + 2 });
+                for gap in [column - 1, column] {
+                    near.extend((2 * row - 1..=2 * row + 3).map(|half_row| Spot::Street { gap, half_row }));
+                }
+            }
+            Spot::Street { gap, half_row: s } => {
+                for column in [gap, gap + 1] {
+                    // Avenue dominoes whose half-rows 2r ..= 2r + 3 meet s ..= s + 1.
+                    let rows = (s - 3).div_euclid(2) + i32::from((s - 3).rem_euclid(2) != 0)..=(s + 1).div_euclid(2);
+                    near.extend(rows.map(|row| Spot::Avenue { column, row }));
+                }
+            }
+        }
+        let placed = footprint(&spot.cells());
+        let affected = |s: Spot| {
+            overlaps(placed, s.depends_on()) || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
+        };
+        let mut frontier = std::mem::take(&mut self.frontier);
+        for (spot, verdict) in frontier.iter_mut() {
+            if affected(*spot) {
+                *verdict = self.verdict(*spot);
+            }
+        }
+        frontier.retain(|(_, verdict)| matches!(verdict, Verdict::Open(_)));
+        for spot in near {
+            if let Err(at) = frontier.binary_search_by(|(s, _)| s.cmp(&spot)) {
+                let verdict = self.verdict(spot);
+                if matches!(verdict, Verdict::Open(_)) {
+                    frontier.insert(at, (spot, verdict));
+                }
+            }
+        }
+        self.frontier = frontier;
+    }
+
+    /// Relabels the region the new piece was placed in and returns the points it scored.
+    fn rescore_region(&mut self, cells: &[(i32, i32); 4], old_region: u16) -> u32 {
+        let seeds: Vec<(i32, i32)> = cells
+            .iter()
+            .flat_map(|&(x, y)| [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)])
+            .filter(|&(x, y)| self.is_free(x, y))
+            .collect();
+        let found = self.search(&seeds, old_region);
+        let new_blocks = found.len() as u32;
+        for component in &found {
+            let id = self.next_block;
+            // Ids are recycled after 32,767 blocks, far more than any game makes.
+            self.next_block = if id >= SEARCH_MARK - 1 { 1 } else { id + 1 };
+            for &(x, y) in component {
+                self.grid.set_region(x, y, id);
+            }
+        }
+        if old_region == 0 {
+            self.blocks += new_blocks;
+            new_blocks
+        } else {
+            self.blocks = self.blocks - 1 + new_blocks;
+            if new_blocks >= 2 { new_blocks } else { 0 }
+        }
+    }
+
+    fn outside_bounds(&self, x: i32, y: i32) -> bool {
+        let (x0, y0, x1, y1) = self.bounds;
+        x < x0 || y < y0 || x > x1 || y > y1
+    }
+
+    /// Finds which of the components around `seeds` are enclosed, and returns their cells. Each
+    /// seed not yet reached starts a depth-first search that turns first toward the nearest edge
+    /// of the layout and stops as soon as it leaves the layout's rectangle or meets an earlier
+    /// search (which left it, so that one reached the outside). A search that runs dry has found
+    /// a block. So a search in the open walks to the edge in a near straight line, and the cost is
+    /// about the size of the new blocks, never a flood of the board. Every cell searched keeps
+    /// (or gets back) the label `region`; the caller labels the blocks.
+    fn search(&mut self, seeds: &[(i32, i32)], region: u16) -> Vec<Vec<(i32, i32)>> {
+        let mut visited: Vec<(i32, i32)> = Vec::new();
+        let mut stack: Vec<(i32, i32)> = Vec::new();
+        let mut blocks = Vec::new();
+        for (id, &seed) in seeds.iter().enumerate() {
+            if self.outside_bounds(seed.0, seed.1) || self.grid.get(seed.0, seed.1).region & SEARCH_MARK != 0 {
+                continue;
+            }
+            let mark = SEARCH_MARK | id as u16;
+            let start = visited.len();
+            stack.clear();
+            self.mark(seed, mark, &mut visited, &mut stack);
+            if self.runs_dry(mark, &mut visited, &mut stack) {
+                blocks.push(visited[start..].to_vec());
+            }
+        }
+        for &(x, y) in &visited {
+            self.grid.set_region(x, y, region);
+        }
+        blocks
+    }
+
+    /// Runs one search; true if it ran dry (an enclosed component), false if it got out.
+    fn runs_dry(&mut self, mark: u16, visited: &mut Vec<(i32, i32)>, stack: &mut Vec<(i32, i32)>) -> bool {
+        while let Some((x, y)) = stack.pop() {
+            for (nx, ny) in self.toward_edge(x, y) {
+                if self.outside_bounds(nx, ny) {
+                    return false;
+                }
+                let cell = self.grid.get(nx, ny);
+                if cell.piece != 0 || cell.region == mark {
+                    continue;
+                }
+                if cell.region & SEARCH_MARK != 0 {
+                    return false; // an earlier search's cell: that search got out
+                }
+                self.mark((nx, ny), mark, visited, stack);
+            }
+        }
+        true
+    }
+
+    /// The four neighbours of a cell, the one toward the nearest edge of the layout last (so a
+    /// stack pops it first).
+    fn toward_edge(&self, x: i32, y: i32) -> [(i32, i32); 4] {
+        let (x0, y0, x1, y1) = self.bounds;
+        let steps = [((x - 1, y), x - x0), ((x + 1, y), x1 - x), ((x, y - 1), y - y0), ((x, y + 1), y1 - y)];
+        let nearest = (0..4).min_by_key(|&i| steps[i].1).unwrap_or(0);
+        let mut order = [steps[0].0, steps[1].0, steps[2].0, steps[3].0];
+        order.swap(nearest, 3);
+        order
+    }
+
+    /// Marks a free cell as seen by the search with `mark`, and queues it.
+    fn mark(&mut self, (x, y): (i32, i32), mark: u16, visited: &mut Vec<(i32, i32)>, stack: &mut Vec<(i32, i32)>) {
+        self.grid.set_region(x, y, mark);
+        visited.push((x, y));
+        stack.push((x, y));
+    }
+}
+
+/// The rectangle of cells `(x0, y0, x1, y1)` around some cells.
+fn footprint(cells: &[(i32, i32)]) -> (i32, i32, i32, i32) {
+    cells.iter().fold((i32::MAX, i32::MAX, i32::MIN, i32::MIN), |(x0, y0, x1, y1), &(x, y)| {
+        (x0.min(x), y0.min(y), x1.max(x), y1.max(y))
+    })
+}
+
+fn overlaps(a: (i32, i32, i32, i32), b: (i32, i32, i32, i32)) -> bool {
+    a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3
+}
+
+impl Spot {
+    /// The cells whose contents decide this spot's verdict: its own, the neighbours it would
+    /// touch, and for a street the half-rows where another street would touch it.
+    fn depends_on(self) -> (i32, i32, i32, i32) {
+        match self {
+            Spot::Avenue { column, row } => (3 * column - 1, 2 * row - 1, 3 * column + 1, 2 * row + 4),
+            Spot::Street { gap, half_row } => (3 * gap, half_row - 1, 3 * gap + 3, half_row + 2),
+        }
+    }
+}
+
+/// Collects what one spot's neighbours demand.
+#[derive(Default)]
+struct Needs {
+    need: Need,
+    touched: arrayvec::ArrayVec<u8, 8>,
+    conflict: bool,
+}
+
+impl Needs {
+    fn demand(&mut self, half: fn(&mut Need) -> &mut Option<u8>, neighbour: Option<(u8, u8)>) {
+        let Some((piece, pip)) = neighbour else { return };
+        if !self.touched.contains(&piece) {
+            self.touched.push(piece);
+        }
+        let slot = half(&mut self.need);
+        match *slot {
+            Some(wanted) if wanted != pip => self.conflict = true,
+            _ => *slot = Some(pip),
+        }
+    }
+
+    fn first(&mut self, neighbour: Option<(u8, u8)>) {
+        self.demand(|need| &mut need.first, neighbour);
+    }
+
+    fn second(&mut self, neighbour: Option<(u8, u8)>) {
+        self.demand(|need| &mut need.second, neighbour);
+    }
+}
+
+impl fmt::Display for Board {
+    /// The table as text: three characters a half-square, one line a half-row. Avenue halves
+    /// show their number and then `│` (middle of a domino) or `═` (end of a domino); streets show
+    /// `[w══` `══e]`; free space inside a block is `░░░`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pieces.is_empty() {
+            return writeln!(f, "(empty table)");
+        }
+        let (x0, y0, x1, y1) = self.bounds;
+        for y in y0 - 1..=y1 + 1 {
+            let mut line = String::new();
+            for x in x0 - 1..=x1 + 1 {
+                line.push_str(&self.cell_text(x, y));
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        writeln!(f, "blocks: {}", self.blocks)
+    }
+}
+
+impl Board {
+    fn cell_text(&self, x: i32, y: i32) -> String {
+        let cell = self.grid.get(x, y);
+        if cell.piece == 0 {
+            return if cell.region != 0 { "░░░".into() } else { "   ".into() };
+        }
+        let piece = self.pieces[usize::from(cell.piece) - 1];
+        let cells = piece.spot.cells();
+        let at = cells.iter().position(|&c| c == (x, y)).unwrap_or(0);
+        match piece.spot {
+            Spot::Avenue { .. } => match at {
+                0 | 2 => format!("{:>2} ", cell.pip),
+                1 => " │ ".into(),
+                _ => " ═ ".into(),
+            },
+            Spot::Street { .. } => match at {
+                0 => format!("[{:<2}", cell.pip),
+                2 => format!("{:>2}]", cell.pip),
+                1 => "[══".into(),
+                _ => "══]".into(),
+            },
+        }
+    }
+
+    /// Every block as a set of free cells, found by flooding the whole table from scratch. This
+    /// is the slow, obvious definition, kept to check the incremental one in tests.
+    pub fn blocks_by_flood(&self) -> Vec<Vec<(i32, i32)>> {
+        if self.pieces.is_empty() {
+            return Vec::new();
+        }
+        let (x0, y0, x1, y1) = self.bounds;
+        let mut seen = BTreeSet::new();
+        let mut blocks = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if !self.is_free(x, y) || seen.contains(&(x, y)) {
+                    continue;
+                }
+                let mut stack = vec![(x, y)];
+                let mut region = Vec::new();
+                let mut open = false;
+                seen.insert((x, y));
+                while let Some((cx, cy)) = stack.pop() {
+                    region.push((cx, cy));
+                    for (nx, ny) in [(cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)] {
+                        if self.outside_bounds(nx, ny) {
+                            open = true;
+                        } else if self.is_free(nx, ny) && seen.insert((nx, ny)) {
+                            stack.push((nx, ny));
+                        }
+                    }
+                }
+                if !open {
+                    region.sort_unstable();
+                    blocks.push(region);
+                }
+            }
+        }
+        blocks
+    }
+
+    /// The block label of a free cell (0 outside), for tests.
+    pub fn region_of(&self, x: i32, y: i32) -> Option<u16> {
+        let cell = self.grid.get(x, y);
+        (cell.piece == 0).then_some(cell.region)
+    }
+}
