@@ -24,6 +24,14 @@ impl Dealer {
         Dealer { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
+    /// The dealer for the chance event with this sequence number of a game with this seed. Each
+    /// event gets its own stream, so a game rebuilt from its log (or resumed after a restart)
+    /// deals on exactly as it would have, without keeping a generator's state anywhere.
+    pub fn for_event(seed: u64, sequence: u64) -> Dealer {
+        // SplitMix64's increment spreads neighbouring sequence numbers far apart.
+        Dealer::from_seed(seed ^ sequence.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
     /// The tiles of `set` in a fresh random order.
     pub fn shuffle(&mut self, set: TileSet) -> ArrayVec<Tile, 91> {
         let mut tiles: ArrayVec<Tile, 91> = set.iter().collect();

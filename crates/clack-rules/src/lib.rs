@@ -8,9 +8,11 @@
 //! server, the bots — builds on that.
 
 pub mod chance;
+pub mod game;
 pub mod straight;
 pub mod streets;
 pub mod tile;
 
 pub use chance::Dealer;
+pub use game::{Game, Kind};
 pub use tile::{ParseTileError, Seat, Tile, TileSet};

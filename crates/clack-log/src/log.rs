@@ -1,0 +1,484 @@
+//! A game as the fold of its events, and the one place where new events are made.
+//!
+//! [`GameLog::apply`] folds one stored event into the state: chance events and actions go to the
+//! rules engine, and every *derived* event (the points of an action, a round's reckoning, the end
+//! of the game) is recomputed and compared with what was stored. So replaying a log is also
+//! verifying it, and a log that does not replay is reported, never half-loaded.
+//!
+//! New events are made by the `perform`-style methods, which build the events a move causes
+//! (the action, what it scored, the deals and draws that follow) and fold each one in with the
+//! same `apply`. There is no second code path that could drift from replay.
+
+use clack_proto::v1 as pb;
+use clack_proto::v1::event::Payload;
+use clack_rules::game::{self, Game, Turn};
+use clack_rules::{Dealer, Seat, straight};
+
+use crate::convert::{self, FieldError};
+
+/// The version of the rules engine recorded in every new game.
+pub const RULES_VERSION: &str = concat!("clack-rules ", env!("CARGO_PKG_VERSION"));
+
+/// How far a game has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Open seats are still unclaimed.
+    Waiting,
+    Active,
+    Finished,
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Occupant {
+    Open { name: Option<String> },
+    Bot { bot_id: String, version: String },
+}
+
+/// A stored log that does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the log is empty or does not start with GameCreated")]
+    NoCreation,
+    #[error("event {sequence} is out of order (expected {expected})")]
+    Sequence { sequence: u64, expected: u64 },
+    #[error("event {sequence} is malformed: {error}")]
+    Malformed { sequence: u64, error: FieldError },
+    #[error("event {sequence} does not fit the game: {error}")]
+    Illegal { sequence: u64, error: game::GameError },
+    #[error("event {sequence} disagrees with the rules: stored {stored}, rebuilt {rebuilt}")]
+    Mismatch { sequence: u64, stored: String, rebuilt: String },
+    #[error("event {sequence} is not expected here: {what}")]
+    Unexpected { sequence: u64, what: &'static str },
+}
+
+/// Why a seat cannot be claimed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JoinError {
+    #[error("there is no seat {0} in this game")]
+    NoSuchSeat(u32),
+    #[error("seat {0} is taken")]
+    Taken(u32),
+    #[error("every seat is taken")]
+    Full,
+    #[error("the game is over")]
+    Over,
+}
+
+/// A game: its creation, its seats, the rules state, and how many events it has.
+#[derive(Clone, Debug)]
+pub struct GameLog {
+    id: String,
+    created: pb::GameCreated,
+    created_millis: i64,
+    game: Game,
+    seats: Vec<Occupant>,
+    sequence: u64,
+    seed: u64,
+    /// Derived events the last input implies and that must come next.
+    expected: Vec<Payload>,
+    resigned: Option<Seat>,
+    ended: Option<pb::GameEnded>,
+    faults: u64,
+}
+
+impl GameLog {
+    /// A new game and its first events: `GameCreated`, then the deal (and for Straight
+    /// Dominoes, the draw for the lead).
+    pub fn create(
+        id: &str,
+        options: game::Options,
+        seats: Vec<pb::SeatSpec>,
+        seed: u64,
+        now: i64,
+    ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
+        let players = usize::from(options.players());
+        let seats = if seats.is_empty() { vec![open_seat(); players] } else { seats };
+        if seats.len() != players {
+            return Err(FieldError::new("seats", format!("give one seat for each of the {players} players, or none")));
+        }
+        let created = pb::GameCreated {
+            kind: convert::kind_to_proto(options.kind()) as i32,
+            options: Some(convert::options_to_proto(options)),
+            seats,
+            seed: Some(seed),
+            rules_version: RULES_VERSION.to_owned(),
+        };
+        let first = envelope(id, 1, now, Payload::GameCreated(created));
+        let mut log = GameLog::from_creation(&first).map_err(|e| FieldError::new("seats", e.to_string()))?;
+        let mut events = vec![first];
+        log.settle(now, &mut events).map_err(|e| FieldError::new("options", e.to_string()))?;
+        Ok((log, events))
+    }
+
+    fn from_creation(event: &pb::Event) -> Result<GameLog, ReplayError> {
+        let Some(Payload::GameCreated(created)) = &event.payload else { return Err(ReplayError::NoCreation) };
+        if event.sequence != 1 {
+            return Err(ReplayError::Sequence { sequence: event.sequence, expected: 1 });
+        }
+        let malformed = |error| ReplayError::Malformed { sequence: 1, error };
+        let options = convert::options_from_proto(created.options.as_ref()).map_err(malformed)?;
+        let game = Game::new(options).map_err(|e| malformed(FieldError::new("options", e.to_string())))?;
+        let seats = created.seats.iter().map(occupant).collect::<Result<Vec<_>, _>>().map_err(malformed)?;
+        if seats.len() != usize::from(game.players()) {
+            return Err(malformed(FieldError::new("seats", "one per player")));
+        }
+        Ok(GameLog {
+            id: event.game_id.clone(),
+            created: created.clone(),
+            created_millis: event.unix_millis,
+            game,
+            seats,
+            sequence: 1,
+            seed: created.seed.unwrap_or_default(),
+            expected: Vec::new(),
+            resigned: None,
+            ended: None,
+            faults: 0,
+        })
+    }
+
+    /// Rebuilds a game from its whole log, checking every derived event on the way.
+    pub fn replay<'a>(events: impl IntoIterator<Item = &'a pb::Event>) -> Result<GameLog, ReplayError> {
+        let mut events = events.into_iter();
+        let mut log = GameLog::from_creation(events.next().ok_or(ReplayError::NoCreation)?)?;
+        for event in events {
+            log.apply(event)?;
+        }
+        log.finish_replay()?;
+        Ok(log)
+    }
+
+    /// Checks that a replay did not stop where a derived event was still owed.
+    pub fn finish_replay(&self) -> Result<(), ReplayError> {
+        let owes_end = self.game.is_over() && self.ended.is_none();
+        if !self.expected.is_empty() || owes_end {
+            return Err(ReplayError::Unexpected { sequence: self.sequence + 1, what: "the log stops early" });
+        }
+        Ok(())
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn created(&self) -> &pb::GameCreated {
+        &self.created
+    }
+
+    pub fn created_millis(&self) -> i64 {
+        self.created_millis
+    }
+
+    /// The sequence number of the last event.
+    pub fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    pub fn seats(&self) -> &[Occupant] {
+        &self.seats
+    }
+
+    pub fn ended(&self) -> Option<&pb::GameEnded> {
+        self.ended.as_ref()
+    }
+
+    pub fn faults(&self) -> u64 {
+        self.faults
+    }
+
+    pub fn status(&self) -> Status {
+        if self.ended.is_some() {
+            Status::Finished
+        } else if self.seats.iter().any(|s| matches!(s, Occupant::Open { name: None })) {
+            Status::Waiting
+        } else {
+            Status::Active
+        }
+    }
+
+    /// The seat to act, if any, while the game is on.
+    pub fn to_move(&self) -> Option<Seat> {
+        match self.game.turn() {
+            Turn::Seat { seat } if self.ended.is_none() => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// Folds one stored event in, or says why it does not fit.
+    pub fn apply(&mut self, event: &pb::Event) -> Result<(), ReplayError> {
+        let sequence = event.sequence;
+        if sequence != self.sequence + 1 {
+            return Err(ReplayError::Sequence { sequence, expected: self.sequence + 1 });
+        }
+        let payload = event.payload.as_ref().ok_or(ReplayError::Unexpected { sequence, what: "an empty event" })?;
+        if let Some(expected) = self.expected.first() {
+            if expected != payload {
+                return Err(mismatch(sequence, expected, payload));
+            }
+            self.expected.remove(0);
+            self.fold_derived(payload);
+            self.sequence = sequence;
+            return Ok(());
+        }
+        self.fold_input(sequence, payload)?;
+        self.sequence = sequence;
+        Ok(())
+    }
+
+    fn fold_derived(&mut self, payload: &Payload) {
+        if let Payload::GameEnded(ended) = payload {
+            self.ended = Some(ended.clone());
+        }
+    }
+
+    fn fold_input(&mut self, sequence: u64, payload: &Payload) -> Result<(), ReplayError> {
+        let malformed = |error| ReplayError::Malformed { sequence, error };
+        let illegal = |error| ReplayError::Illegal { sequence, error };
+        if self.ended.is_some() && !matches!(payload, Payload::BotFaulted(_)) {
+            return Err(ReplayError::Unexpected { sequence, what: "an event after the end" });
+        }
+        match payload {
+            Payload::GameCreated(_) => return Err(ReplayError::Unexpected { sequence, what: "a second GameCreated" }),
+            Payload::SeatJoined(joined) => {
+                let seat = self.seats.get_mut(joined.seat as usize);
+                match seat {
+                    Some(Occupant::Open { name: name @ None }) => *name = Some(joined.name.clone()),
+                    _ => return Err(ReplayError::Unexpected { sequence, what: "a join of a seat that is not open" }),
+                }
+            }
+            Payload::ActionApplied(applied) => {
+                let seat = Seat(u8::try_from(applied.seat).map_err(|_| malformed(FieldError::new("seat", "too large")))?);
+                let action = convert::stored_action(applied.action.as_ref(), &self.game).map_err(malformed)?;
+                let effects = self.game.apply(seat, action).map_err(illegal)?;
+                if effects.scored() != applied.points {
+                    let rebuilt = format!("{} points", effects.scored());
+                    return Err(ReplayError::Mismatch { sequence, stored: format!("{} points", applied.points), rebuilt });
+                }
+                self.expect_after(&effects);
+            }
+            Payload::LeadDrawn(_) | Payload::Dealt(_) | Payload::TileDrawn(_) => {
+                let chance = convert::chance_from_payload(payload, &self.game)
+                    .map_err(malformed)?
+                    .ok_or(ReplayError::Unexpected { sequence, what: "a chance event of the other game" })?;
+                let before = self.game.clone();
+                self.game.apply_chance(chance.clone()).map_err(illegal)?;
+                let rebuilt = convert::chance_to_payload(&chance, &before, &self.game);
+                if &rebuilt != payload {
+                    return Err(mismatch(sequence, &rebuilt, payload));
+                }
+                self.expect_end();
+            }
+            Payload::BotFaulted(_) => self.faults += 1,
+            Payload::SeatResigned(resigned) => {
+                let seat = u8::try_from(resigned.seat).ok().filter(|&s| s < self.game.players());
+                let seat = seat.ok_or(malformed(FieldError::new("seat_resigned.seat", "no such seat")))?;
+                self.resigned = Some(Seat(seat));
+                self.expected.push(Payload::GameEnded(self.end_payload("resigned")));
+            }
+            Payload::RoundEnded(_) | Payload::GameEnded(_) => {
+                return Err(ReplayError::Unexpected { sequence, what: "a result no move led to" });
+            }
+        }
+        Ok(())
+    }
+
+    /// After an action: the round's reckoning if it ended one, then the end of the game.
+    fn expect_after(&mut self, effects: &game::Effects) {
+        if let game::Effects::Straight(straight::Effects { round: Some(round), .. }) = effects {
+            self.expected.push(Payload::RoundEnded(round_payload(round, &self.game)));
+        }
+        self.expect_end();
+    }
+
+    fn expect_end(&mut self) {
+        if self.game.is_over() && self.ended.is_none() {
+            self.expected.push(Payload::GameEnded(self.end_payload("played_out")));
+        }
+    }
+
+    fn end_payload(&self, reason: &str) -> pb::GameEnded {
+        let hand = |seat: usize, tiles: clack_rules::TileSet| pb::Hand {
+            seat: seat as u32,
+            tiles: convert::tiles_to_proto(tiles),
+            count: tiles.len() as u32,
+        };
+        let players = self.game.players();
+        let (penalties, hands) = match &self.game {
+            Game::Streets(g) => match g.outcome() {
+                Some(o) => (o.penalties.iter().map(|&p| i64::from(p)).collect(), o.hands.clone()),
+                None => (Vec::new(), (0..players).map(|s| g.hand(Seat(s))).collect()),
+            },
+            Game::Straight(g) => (Vec::new(), (0..players).map(|s| g.hand(Seat(s))).collect()),
+        };
+        let winners = match self.resigned {
+            Some(resigned) => self.winners_without(resigned),
+            None => self.game.winners(),
+        };
+        pb::GameEnded {
+            winners: winners.iter().map(|s| u32::from(s.0)).collect(),
+            scores: self.game.scores(),
+            penalties,
+            hands: hands.into_iter().enumerate().map(|(s, h)| hand(s, h)).collect(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    /// After a resignation: the best-scoring seats of the other sides.
+    fn winners_without(&self, resigned: Seat) -> Vec<Seat> {
+        let side = |seat: Seat| match &self.game {
+            Game::Straight(g) => g.options().side(seat),
+            Game::Streets(_) => seat.index(),
+        };
+        let scores = self.game.scores();
+        let others: Vec<Seat> = (0..self.game.players()).map(Seat).filter(|&s| side(s) != side(resigned)).collect();
+        let best = others.iter().map(|&s| scores[side(s)]).max().unwrap_or(0);
+        others.into_iter().filter(|&s| scores[side(s)] == best).collect()
+    }
+
+    /// The events a seat's action causes, folded in; the game is unchanged if the action is
+    /// illegal.
+    pub fn perform(&mut self, seat: Seat, action: game::Action, now: i64) -> Result<Vec<pb::Event>, game::GameError> {
+        if self.ended.is_some() {
+            return Err(game_over(&self.game));
+        }
+        let mut probe = self.game.clone();
+        let effects = probe.apply(seat, action)?;
+        let applied = pb::ActionApplied {
+            seat: u32::from(seat.0),
+            action: Some(convert::action_to_proto(action)),
+            points: effects.scored(),
+        };
+        let mut events = Vec::new();
+        self.record(Payload::ActionApplied(applied), now, &mut events);
+        self.settle(now, &mut events)?;
+        Ok(events)
+    }
+
+    /// Claims a seat (the lowest open one if `seat` is `None`).
+    pub fn join(&mut self, seat: Option<u32>, name: &str, now: i64) -> Result<(Seat, pb::Event), JoinError> {
+        if self.ended.is_some() {
+            return Err(JoinError::Over);
+        }
+        let open = |o: &Occupant| matches!(o, Occupant::Open { name: None });
+        let index = match seat {
+            Some(s) => match self.seats.get(s as usize) {
+                None => return Err(JoinError::NoSuchSeat(s)),
+                Some(o) if !open(o) => return Err(JoinError::Taken(s)),
+                Some(_) => s as usize,
+            },
+            None => self.seats.iter().position(open).ok_or(JoinError::Full)?,
+        };
+        let payload = Payload::SeatJoined(pb::SeatJoined { seat: index as u32, name: name.to_owned() });
+        let mut events = Vec::new();
+        self.record(payload, now, &mut events);
+        Ok((Seat(index as u8), events.remove(0)))
+    }
+
+    /// A seat gives up; the game ends.
+    pub fn resign(&mut self, seat: Seat, now: i64) -> Result<Vec<pb::Event>, game::GameError> {
+        if self.ended.is_some() {
+            return Err(game_over(&self.game));
+        }
+        let mut events = Vec::new();
+        self.record(Payload::SeatResigned(pb::SeatResigned { seat: u32::from(seat.0) }), now, &mut events);
+        self.drain_expected(now, &mut events);
+        Ok(events)
+    }
+
+    /// Records that a bot failed to choose (the fallback action is performed separately).
+    pub fn fault(&mut self, fault: pb::BotFaulted, now: i64) -> pb::Event {
+        let mut events = Vec::new();
+        self.record(Payload::BotFaulted(fault), now, &mut events);
+        events.remove(0)
+    }
+
+    /// Appends one event made here and folds it in. Events made here always fold.
+    fn record(&mut self, payload: Payload, now: i64, out: &mut Vec<pb::Event>) {
+        let event = envelope(&self.id, self.sequence + 1, now, payload);
+        if let Err(error) = self.apply(&event) {
+            unreachable!("an event made by the log must fold into it: {error}");
+        }
+        out.push(event);
+    }
+
+    fn drain_expected(&mut self, now: i64, out: &mut Vec<pb::Event>) {
+        while let Some(payload) = self.expected.first().cloned() {
+            self.record(payload, now, out);
+        }
+    }
+
+    /// Records what follows a move: derived results, then chance outcomes from the seeded
+    /// dealer, until a seat is to act or the game is over.
+    fn settle(&mut self, now: i64, out: &mut Vec<pb::Event>) -> Result<(), game::GameError> {
+        loop {
+            self.drain_expected(now, out);
+            if self.game.turn() != Turn::Chance || self.ended.is_some() {
+                return Ok(());
+            }
+            let mut dealer = Dealer::for_event(self.seed, self.sequence + 1);
+            let Some(chance) = self.game.sample_chance(&mut dealer) else { return Ok(()) };
+            let mut after = self.game.clone();
+            after.apply_chance(chance.clone())?;
+            let payload = convert::chance_to_payload(&chance, &self.game, &after);
+            self.record(payload, now, out);
+        }
+    }
+}
+
+fn game_over(game: &Game) -> game::GameError {
+    match game {
+        Game::Straight(_) => straight::IllegalAction::GameOver.into(),
+        Game::Streets(_) => clack_rules::streets::IllegalAction::GameOver.into(),
+    }
+}
+
+fn mismatch(sequence: u64, expected: &Payload, stored: &Payload) -> ReplayError {
+    ReplayError::Mismatch { sequence, stored: format!("{stored:?}"), rebuilt: format!("{expected:?}") }
+}
+
+fn open_seat() -> pb::SeatSpec {
+    pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Open(pb::OpenSeat {})) }
+}
+
+fn occupant(spec: &pb::SeatSpec) -> Result<Occupant, FieldError> {
+    match &spec.occupant {
+        None | Some(pb::seat_spec::Occupant::Open(_)) => Ok(Occupant::Open { name: None }),
+        Some(pb::seat_spec::Occupant::Bot(bot)) if bot.bot_id.is_empty() || bot.version.is_empty() => {
+            Err(FieldError::new("seats.bot", "a bot seat needs bot_id and version"))
+        }
+        Some(pb::seat_spec::Occupant::Bot(bot)) => {
+            Ok(Occupant::Bot { bot_id: bot.bot_id.clone(), version: bot.version.clone() })
+        }
+    }
+}
+
+fn round_payload(round: &straight::RoundResult, game: &Game) -> pb::RoundEnded {
+    let end = match round.end {
+        straight::RoundEnd::Domino { .. } => pb::RoundEnd::Domino,
+        straight::RoundEnd::Blocked => pb::RoundEnd::Blocked,
+        straight::RoundEnd::TargetReached => pb::RoundEnd::TargetReached,
+    };
+    pb::RoundEnded {
+        round: round.round,
+        end: end as i32,
+        winner: round.winner.map(|s| u32::from(s.0)),
+        points: round.points,
+        hands: round
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(s, h)| pb::Hand { seat: s as u32, tiles: convert::tiles_to_proto(*h), count: h.len() as u32 })
+            .collect(),
+        scores: game.scores(),
+    }
+}
+
+/// Wraps a payload in its envelope.
+pub fn envelope(game_id: &str, sequence: u64, unix_millis: i64, payload: Payload) -> pb::Event {
+    pb::Event { game_id: game_id.to_owned(), sequence, unix_millis, payload: Some(payload) }
+}

@@ -1,0 +1,28 @@
+//! Compiles `proto/clack/v1` with protox (pure Rust, no system `protoc`), then generates prost
+//! messages, tonic services, proto3-JSON serde impls (pbjson) and the encoded descriptor set
+//! that server reflection serves.
+
+use std::path::PathBuf;
+
+use prost::Message;
+
+const FILES: [&str; 5] = [
+    "clack/v1/types.proto",
+    "clack/v1/events.proto",
+    "clack/v1/game_service.proto",
+    "clack/v1/replay_service.proto",
+    "clack/v1/bot_service.proto",
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    println!("cargo:rerun-if-changed={}", root.display());
+    let files: Vec<PathBuf> = FILES.iter().map(|f| root.join(f)).collect();
+    let descriptors = protox::compile(&files, [&root])?;
+    let encoded = descriptors.encode_to_vec();
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    std::fs::write(out.join("clack_descriptor.bin"), &encoded)?;
+    tonic_prost_build::configure().compile_fds(descriptors)?;
+    pbjson_build::Builder::new().register_descriptors(&encoded)?.build(&[".clack.v1"])?;
+    Ok(())
+}
