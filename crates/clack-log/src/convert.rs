@@ -267,7 +267,12 @@ fn straight_action(a: &pb::StraightAction, state: &straight::State, seat: Seat) 
     let arm = arm_from_proto(a.arm, "action.straight.arm")?;
     let against = a
         .matched
-        .map(|m| u8::try_from(m).ok().filter(|&m| m <= 6).ok_or_else(|| FieldError::new("action.straight.matched", "must be 0 to 6")))
+        .map(|m| {
+            u8::try_from(m)
+                .ok()
+                .filter(|&m| m <= 6)
+                .ok_or_else(|| FieldError::new("action.straight.matched", "must be 0 to 6"))
+        })
         .transpose()?;
     let action = match enum_value(a.kind, "action.straight.kind")? {
         S::Unspecified => return Err(FieldError::new("action.straight.kind", "say lead, play, draw or pass").into()),
@@ -351,7 +356,10 @@ pub fn chance_to_payload(chance: &game::Chance, before: &Game, game: &Game) -> p
                 Game::Straight(g) => g.leader().0,
                 Game::Streets(_) => 0,
             };
-            Payload::LeadDrawn(pb::LeadDrawn { tiles: drawn.into_iter().map(tile_to_proto).collect(), leader: u32::from(leader) })
+            Payload::LeadDrawn(pb::LeadDrawn {
+                tiles: drawn.into_iter().map(tile_to_proto).collect(),
+                leader: u32::from(leader),
+            })
         }
         game::Chance::Straight(straight::Chance::Deal { hands }) => {
             let players = usize::from(game.players());
@@ -370,7 +378,8 @@ pub fn chance_to_payload(chance: &game::Chance, before: &Game, game: &Game) -> p
             hands: hands.iter().enumerate().map(|(s, h)| hand(s, *h)).collect(),
             first: Some(u32::from(first.0)),
         }),
-        game::Chance::Straight(straight::Chance::Draw { tile }) | game::Chance::Streets(streets::Chance::Draw { tile }) => {
+        game::Chance::Straight(straight::Chance::Draw { tile })
+        | game::Chance::Streets(streets::Chance::Draw { tile }) => {
             let seat = before.drawing_seat().map_or(0, |s| s.0);
             Payload::TileDrawn(pb::TileDrawn { seat: u32::from(seat), tile: Some(tile_to_proto(*tile)) })
         }
@@ -400,9 +409,9 @@ pub fn chance_from_payload(payload: &pb::event::Payload, game: &Game) -> Result<
             let first = Seat(small(d.first, 0, "dealt.first")?);
             game::Chance::Streets(streets::Chance::Deal { hands, first })
         }
-        (Payload::TileDrawn(d), Game::Straight(_)) => {
-            game::Chance::Straight(straight::Chance::Draw { tile: tile_from_proto(d.tile.as_ref(), "tile_drawn.tile")? })
-        }
+        (Payload::TileDrawn(d), Game::Straight(_)) => game::Chance::Straight(straight::Chance::Draw {
+            tile: tile_from_proto(d.tile.as_ref(), "tile_drawn.tile")?,
+        }),
         (Payload::TileDrawn(d), Game::Streets(_)) => {
             game::Chance::Streets(streets::Chance::Draw { tile: tile_from_proto(d.tile.as_ref(), "tile_drawn.tile")? })
         }

@@ -252,12 +252,17 @@ impl GameLog {
                 }
             }
             Payload::ActionApplied(applied) => {
-                let seat = Seat(u8::try_from(applied.seat).map_err(|_| malformed(FieldError::new("seat", "too large")))?);
+                let seat =
+                    Seat(u8::try_from(applied.seat).map_err(|_| malformed(FieldError::new("seat", "too large")))?);
                 let action = convert::stored_action(applied.action.as_ref(), &self.game).map_err(malformed)?;
                 let effects = self.game.apply(seat, action).map_err(illegal)?;
                 if effects.scored() != applied.points {
                     let rebuilt = format!("{} points", effects.scored());
-                    return Err(ReplayError::Mismatch { sequence, stored: format!("{} points", applied.points), rebuilt });
+                    return Err(ReplayError::Mismatch {
+                        sequence,
+                        stored: format!("{} points", applied.points),
+                        rebuilt,
+                    });
                 }
                 self.expect_after(&effects);
             }

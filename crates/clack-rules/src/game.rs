@@ -84,7 +84,9 @@ pub enum Chance {
 pub enum Turn {
     /// The dealer: a chance outcome is awaited.
     Chance,
-    Seat { seat: Seat },
+    Seat {
+        seat: Seat,
+    },
     Over,
 }
 

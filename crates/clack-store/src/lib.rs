@@ -1,0 +1,92 @@
+//! Clack's event store.
+//!
+//! [`EventStore`] is the whole contract: append a game's new events *if* the game's last
+//! sequence number is still the one the caller saw, read a game's events, list games (with a
+//! small summary kept beside each log), keep small records (seat tokens, bots), and flush. Two
+//! backends implement it: [`SledStore`] on disk and [`MemoryStore`] for tests that are about
+//! something else. [`Durable`] puts a durability policy on top for async callers: `sync` flushes
+//! before every acknowledgement, `batched` lets concurrent appends share one flush.
+//!
+//! The store knows events only as protobuf messages with a game id and a sequence number; it
+//! knows nothing of the rules, redaction or the network.
+
+mod durable;
+mod memory;
+mod sled_store;
+
+pub use durable::{Durability, Durable};
+pub use memory::MemoryStore;
+pub use sled_store::SledStore;
+
+use clack_proto::v1 as pb;
+
+/// Why a store operation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The game has moved on since the caller looked: its last sequence is `actual`.
+    #[error("stale sequence: expected {expected}, the game is at {actual}")]
+    Conflict { expected: u64, actual: u64 },
+    /// The events given do not continue the log one by one from `expected + 1`.
+    #[error("events must continue the log from sequence {0}")]
+    Gap(u64),
+    /// A stored record does not decode.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    /// The backend failed (disk, lock, ...).
+    #[error("storage failure: {0}")]
+    Backend(String),
+}
+
+impl From<sled::Error> for StoreError {
+    fn from(e: sled::Error) -> StoreError {
+        StoreError::Backend(e.to_string())
+    }
+}
+
+impl From<prost::DecodeError> for StoreError {
+    fn from(e: prost::DecodeError) -> StoreError {
+        StoreError::Corrupt(e.to_string())
+    }
+}
+
+/// An append-only log per game, plus small records. Every method is blocking; [`Durable`] runs
+/// them off the async runtime.
+pub trait EventStore: Send + Sync + 'static {
+    /// Appends `events` (which must be numbered `expected + 1, expected + 2, ...` and belong to
+    /// `game_id`) if the game's last sequence is `expected` (0 for a new game), and replaces the
+    /// game's summary; all of it or nothing.
+    fn append(
+        &self,
+        game_id: &str,
+        expected: u64,
+        events: &[pb::Event],
+        summary: &pb::GameSummary,
+    ) -> Result<(), StoreError>;
+
+    /// A game's events with sequence `from` or later, in order; empty for an unknown game.
+    fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError>;
+
+    /// The summary of one game.
+    fn summary(&self, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError>;
+
+    /// Summaries of every game, newest first (game ids sort by creation time).
+    fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError>;
+
+    /// Stores a small record under `key`.
+    fn put(&self, key: &str, value: &[u8]) -> Result<(), StoreError>;
+
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// Every record whose key starts with `prefix`, in key order.
+    fn scan(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError>;
+
+    /// Makes everything written so far durable.
+    fn flush(&self) -> Result<(), StoreError>;
+}
+
+/// Checks that `events` continue a log at `expected`, for both backends.
+fn check_continues(game_id: &str, expected: u64, events: &[pb::Event]) -> Result<(), StoreError> {
+    let continues =
+        events.iter().enumerate().all(|(i, e)| e.game_id == game_id && e.sequence == expected + 1 + i as u64);
+    if events.is_empty() || !continues { Err(StoreError::Gap(expected + 1)) } else { Ok(()) }
+}
