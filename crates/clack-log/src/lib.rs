@@ -11,5 +11,5 @@ pub mod json;
 mod log;
 mod redact;
 
-pub use log::{GameLog, JoinError, Occupant, RULES_VERSION, ReplayError, Status, envelope};
+pub use log::{GameLog, JoinError, Occupant, RULES_VERSION, ReplayError, Status, envelope, round_payload};
 pub use redact::{Viewer, redact};

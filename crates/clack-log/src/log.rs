@@ -462,7 +462,8 @@ fn occupant(spec: &pb::SeatSpec) -> Result<Occupant, FieldError> {
     }
 }
 
-fn round_payload(round: &straight::RoundResult, game: &Game) -> pb::RoundEnded {
+/// A Straight Dominoes round's reckoning as an event payload (scores as they stand in `game`).
+pub fn round_payload(round: &straight::RoundResult, game: &Game) -> pb::RoundEnded {
     let end = match round.end {
         straight::RoundEnd::Domino { .. } => pb::RoundEnd::Domino,
         straight::RoundEnd::Blocked => pb::RoundEnd::Blocked,

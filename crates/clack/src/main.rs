@@ -2,6 +2,7 @@
 //! only parses arguments and dispatches.
 
 mod selfplay;
+mod serve;
 
 use clap::{Parser, Subcommand};
 
@@ -14,12 +15,19 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Serve games over gRPC, keeping every game in a sled directory.
+    Serve(serve::Args),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
 }
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
     }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread().enable_all().build()?)
 }

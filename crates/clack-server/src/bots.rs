@@ -1,0 +1,69 @@
+//! Seats played by bots. The server asks a [`BotHost`] for a decision whenever a bot seat is to
+//! move. A decision that fails in any way (an error, a limit, the deadline, an answer that is not
+//! a legal action) never stops the game: it is recorded as a `BotFaulted` event, and the first
+//! legal action is played in its place.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use clack_log::{GameLog, Occupant};
+use clack_proto::v1 as pb;
+use clack_rules::Seat;
+use clack_rules::game::Action;
+
+/// Why a bot gave no usable answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// A short, stable word: "error", "operations", "deadline", "bad_answer", "unknown_bot"...
+    pub reason: String,
+    /// What went wrong, for the bot's author.
+    pub detail: String,
+}
+
+pub type Decision = Result<Action, Fault>;
+
+/// Something that can run bots.
+pub trait BotHost: Send + Sync + 'static {
+    /// The action bot `bot_id` at `version` chooses for `seat` in `log`'s game.
+    fn decide<'a>(
+        &'a self,
+        bot_id: &'a str,
+        version: &'a str,
+        log: &'a GameLog,
+        seat: Seat,
+    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
+
+    /// Whether the host knows this bot version (checked when a game is created).
+    fn knows(&self, bot_id: &str, version: &str) -> bool;
+}
+
+/// If a bot seat is to move, asks its bot and returns the game after its move with the events
+/// to record; `None` when no bot is to move.
+pub async fn drive_bots(host: &dyn BotHost, log: &GameLog) -> Option<(GameLog, Vec<pb::Event>)> {
+    let seat = log.to_move()?;
+    let Occupant::Bot { bot_id, version } = log.seats().get(seat.index())? else { return None };
+    let decision = host.decide(bot_id, version, log, seat).await;
+    let mut next = log.clone();
+    let mut events = Vec::new();
+    let action = match decision {
+        Ok(action) if log.game().is_legal(seat, action) => action,
+        outcome => {
+            let fault = outcome.err().unwrap_or_else(|| Fault {
+                reason: "bad_answer".into(),
+                detail: "the bot chose an action that is not legal".into(),
+            });
+            tracing::warn!(game = log.id(), seat = seat.0, bot = %bot_id, reason = %fault.reason, "bot faulted");
+            let record = pb::BotFaulted {
+                seat: u32::from(seat.0),
+                bot_id: bot_id.clone(),
+                version: version.clone(),
+                reason: fault.reason,
+                detail: fault.detail,
+            };
+            events.push(next.fault(record, crate::now()));
+            *log.game().legal_actions().first()?
+        }
+    };
+    events.extend(next.perform(seat, action, crate::now()).ok()?);
+    Some((next, events))
+}

@@ -1,0 +1,78 @@
+//! Every failure a request can meet, and the one place where each becomes a gRPC status.
+//!
+//! Messages are written for the client: they name the field, or say in a player's words why a
+//! move is not allowed. Storage failures and internal errors are logged here with their detail
+//! and reach the client only as a short message.
+
+use clack_log::ReplayError;
+use clack_log::convert::{ActionError, FieldError};
+use clack_store::StoreError;
+use tonic::{Code, Status};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    InvalidArgument(#[from] FieldError),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    FailedPrecondition(String),
+    #[error("{0}")]
+    Aborted(String),
+    #[error("{0}")]
+    Unauthenticated(String),
+    #[error("{0}")]
+    PermissionDenied(String),
+    #[error("{0}")]
+    ResourceExhausted(String),
+    #[error("the log of game {game} does not replay: {error}")]
+    DataLoss { game: String, error: ReplayError },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<ActionError> for Error {
+    fn from(e: ActionError) -> Error {
+        match e {
+            ActionError::Field(field) => Error::InvalidArgument(field),
+            ActionError::Illegal(illegal) => Error::FailedPrecondition(illegal.to_string()),
+        }
+    }
+}
+
+impl From<clack_rules::game::GameError> for Error {
+    fn from(e: clack_rules::game::GameError) -> Error {
+        Error::FailedPrecondition(e.to_string())
+    }
+}
+
+impl From<Error> for Status {
+    fn from(error: Error) -> Status {
+        let (code, message) = match &error {
+            Error::InvalidArgument(_) => (Code::InvalidArgument, error.to_string()),
+            Error::NotFound(_) => (Code::NotFound, error.to_string()),
+            Error::FailedPrecondition(_) => (Code::FailedPrecondition, error.to_string()),
+            Error::Aborted(_) | Error::Store(StoreError::Conflict { .. }) => (Code::Aborted, error.to_string()),
+            Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),
+            Error::PermissionDenied(_) => (Code::PermissionDenied, error.to_string()),
+            Error::ResourceExhausted(_) => (Code::ResourceExhausted, error.to_string()),
+            Error::DataLoss { game, .. } | Error::Store(StoreError::Corrupt(game)) => {
+                tracing::error!(%error, "stored data does not replay");
+                (Code::DataLoss, format!("the stored log cannot be read back ({game})"))
+            }
+            Error::Store(StoreError::Gap(_)) | Error::Internal(_) => {
+                tracing::error!(%error, "internal error");
+                (Code::Internal, "internal error".to_owned())
+            }
+            Error::Store(StoreError::Backend(_)) => {
+                tracing::error!(%error, "storage failure");
+                (Code::Unavailable, "storage is unavailable; try again".to_owned())
+            }
+        };
+        Status::new(code, message)
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,336 @@
+//! The hub: every game the server knows, live or finished.
+//!
+//! A live game is an [`Actor`] task reached through a channel; the hub only routes to it. A
+//! finished game has no task: its log is read from the store when someone asks. On start the hub
+//! replays every unfinished game from the store and starts its task again.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use clack_log::{GameLog, Status, Viewer, json};
+use clack_proto::v1 as pb;
+use clack_store::Durable;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::actor::{Actor, Caller, Command, Subscription};
+use crate::auth;
+use crate::bots::BotHost;
+use crate::error::{Error, Result};
+use crate::view;
+
+/// Limits that protect the server.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Live (unfinished) games at once.
+    pub live_games: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { live_games: 10_000 }
+    }
+}
+
+pub struct Hub {
+    store: Durable,
+    live: Mutex<HashMap<String, mpsc::Sender<Command>>>,
+    bots: Option<Arc<dyn BotHost>>,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub").field("store", &self.store).field("limits", &self.limits).finish_non_exhaustive()
+    }
+}
+
+/// Requests queued for one game before senders wait.
+const QUEUE: usize = 64;
+
+impl Hub {
+    /// Opens the hub over a store and restarts every unfinished game in it.
+    pub async fn open(store: Durable, bots: Option<Arc<dyn BotHost>>, limits: Limits) -> Result<Arc<Hub>> {
+        let hub = Arc::new(Hub { store, live: Mutex::new(HashMap::new()), bots, limits });
+        let mut restored = 0;
+        for summary in hub.store.summaries().await? {
+            if summary.status() != pb::GameStatus::Finished {
+                let log = hub.load(&summary.game_id).await?;
+                hub.start(log).await?;
+                restored += 1;
+            }
+        }
+        tracing::info!(restored, "unfinished games restored from the store");
+        Ok(hub)
+    }
+
+    fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, mpsc::Sender<Command>>> {
+        // The map holds only senders; a panic elsewhere cannot leave it half-updated.
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Reads and replays a game's whole log.
+    async fn load(&self, game_id: &str) -> Result<GameLog> {
+        let events = self.store.read(game_id, 1).await?;
+        if events.is_empty() {
+            return Err(Error::NotFound(format!("no game {game_id}")));
+        }
+        GameLog::replay(&events).map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })
+    }
+
+    async fn token_hashes(&self, log: &GameLog) -> Result<Vec<Option<String>>> {
+        let mut hashes = vec![None; log.seats().len()];
+        for (key, value) in self.store.scan(&format!("token/{}/", log.id())).await? {
+            let seat = key.rsplit('/').next().and_then(|s| s.parse::<usize>().ok());
+            if let Some(slot) = seat.and_then(|s| hashes.get_mut(s)) {
+                *slot = Some(String::from_utf8_lossy(&value).into_owned());
+            }
+        }
+        Ok(hashes)
+    }
+
+    /// Starts the task of a live game.
+    async fn start(self: &Arc<Hub>, log: GameLog) -> Result<()> {
+        let id = log.id().to_owned();
+        let tokens = self.token_hashes(&log).await?;
+        let (sender, receiver) = mpsc::channel(QUEUE);
+        self.live_map().insert(id.clone(), sender);
+        let hub = Arc::downgrade(self);
+        let actor = Actor::new(log, self.store.clone(), tokens, self.bots.clone());
+        tokio::spawn(async move {
+            actor.run(receiver).await;
+            if let Some(hub) = hub.upgrade() {
+                hub.live_map().remove(&id);
+            }
+        });
+        Ok(())
+    }
+
+    pub async fn create(self: &Arc<Hub>, request: pb::CreateGameRequest) -> Result<pb::CreateGameResponse> {
+        let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
+        for (i, spec) in request.seats.iter().enumerate() {
+            if let Some(pb::seat_spec::Occupant::Bot(bot)) = &spec.occupant {
+                let known = self.bots.as_ref().is_some_and(|host| host.knows(&bot.bot_id, &bot.version));
+                if !known {
+                    return Err(Error::NotFound(format!(
+                        "seats[{i}]: no bot {} at version {}",
+                        bot.bot_id, bot.version
+                    )));
+                }
+            }
+        }
+        if self.live_map().len() >= self.limits.live_games {
+            return Err(Error::ResourceExhausted(format!(
+                "the server is at its limit of {} live games",
+                self.limits.live_games
+            )));
+        }
+        let seed = request.seed.unwrap_or_else(rand::random);
+        let id = uuid::Uuid::now_v7().to_string();
+        let (log, events) = GameLog::create(&id, options, request.seats, seed, crate::now())?;
+        self.store.append(&id, 0, events, view::summary(&log)).await?;
+        let sequence = log.sequence();
+        tracing::info!(game = %id, kind = options.kind().name(), "game created");
+        if log.status() != Status::Finished {
+            self.start(log).await?;
+        }
+        Ok(pb::CreateGameResponse { game_id: id, sequence })
+    }
+
+    /// Sends a command to a live game; `None` if the game is not live (finished, or unknown).
+    async fn ask<T>(
+        &self,
+        game_id: &str,
+        command: impl FnOnce(oneshot::Sender<Result<T>>) -> Command,
+    ) -> Option<Result<T>> {
+        let sender = self.live_map().get(game_id).cloned()?;
+        let (reply, answer) = oneshot::channel();
+        sender.send(command(reply)).await.ok()?;
+        answer.await.ok()
+    }
+
+    /// A game no task serves (finished, or unknown: then NOT_FOUND), read from the store.
+    async fn finished(&self, game_id: &str) -> Result<GameLog> {
+        self.load(game_id).await
+    }
+
+    fn over() -> Error {
+        Error::FailedPrecondition("the game is over".to_owned())
+    }
+
+    pub async fn join(&self, game_id: &str, seat: Option<u32>, name: String) -> Result<pb::JoinGameResponse> {
+        if let Some(answer) = self.ask(game_id, |reply| Command::Join { seat, name, reply }).await {
+            return answer;
+        }
+        self.finished(game_id).await?;
+        Err(Self::over())
+    }
+
+    async fn finished_viewer(&self, log: &GameLog, caller: &Caller) -> Result<Viewer> {
+        match caller.seat {
+            None => Ok(Viewer::Spectator),
+            Some(seat) => {
+                auth::authorize(&self.token_hashes(log).await?, seat, caller.token.as_deref())?;
+                Ok(Viewer::Seat(clack_rules::Seat(seat)))
+            }
+        }
+    }
+
+    pub async fn view(&self, game_id: &str, caller: Caller) -> Result<pb::View> {
+        let fallback = caller.clone();
+        if let Some(answer) = self.ask(game_id, |reply| Command::View { caller, reply }).await {
+            return answer;
+        }
+        let log = self.finished(game_id).await?;
+        let viewer = self.finished_viewer(&log, &fallback).await?;
+        Ok(view::view(&log, viewer))
+    }
+
+    pub async fn legal(&self, game_id: &str, caller: Caller) -> Result<pb::ListLegalActionsResponse> {
+        let fallback = caller.clone();
+        if let Some(answer) = self.ask(game_id, |reply| Command::Legal { caller, reply }).await {
+            return answer;
+        }
+        let log = self.finished(game_id).await?;
+        self.finished_viewer(&log, &fallback).await?;
+        Ok(pb::ListLegalActionsResponse { actions: Vec::new(), notation: Vec::new(), sequence: log.sequence() })
+    }
+
+    pub async fn act(
+        &self,
+        game_id: &str,
+        caller: Caller,
+        expected: u64,
+        action: Option<pb::Action>,
+    ) -> Result<pb::ActResponse> {
+        if let Some(answer) = self.ask(game_id, |reply| Command::Act { caller, expected, action, reply }).await {
+            return answer;
+        }
+        self.finished(game_id).await?;
+        Err(Self::over())
+    }
+
+    pub async fn resign(&self, game_id: &str, caller: Caller) -> Result<pb::ResignResponse> {
+        if let Some(answer) = self.ask(game_id, |reply| Command::Resign { caller, reply }).await {
+            return answer;
+        }
+        self.finished(game_id).await?;
+        Err(Self::over())
+    }
+
+    /// The start of a watch: past events from `from`, and live ones if the game is on.
+    pub async fn subscribe(
+        &self,
+        game_id: &str,
+        caller: Caller,
+        from: u64,
+    ) -> Result<(Viewer, Vec<pb::Event>, Option<Subscription>)> {
+        let fallback = caller.clone();
+        if let Some(answer) = self.ask(game_id, |reply| Command::Subscribe { caller, from, reply }).await {
+            let subscription = answer?;
+            return Ok((subscription.viewer, Vec::new(), Some(subscription)));
+        }
+        let log = self.finished(game_id).await?;
+        let viewer = self.finished_viewer(&log, &fallback).await?;
+        Ok((viewer, self.store.read(game_id, from.max(1)).await?, None))
+    }
+
+    /// Events of a game from `from` on, straight from the store (to fill a watcher's gap).
+    pub async fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>> {
+        Ok(self.store.read(game_id, from).await?)
+    }
+
+    pub async fn list(&self, request: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse> {
+        let kind = clack_log::convert::kind_filter(request.kind, "kind")?;
+        let status = pb::GameStatus::try_from(request.status)
+            .map_err(|_| clack_log::convert::FieldError::new("status", format!("unknown status {}", request.status)))?;
+        if request.page_size > 100 {
+            return Err(clack_log::convert::FieldError::new("page_size", "at most 100").into());
+        }
+        let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
+        let wanted = |s: &pb::GameSummary| {
+            let kind_ok = kind.is_none_or(|k| s.kind == clack_log::convert::kind_to_proto(k) as i32);
+            kind_ok && (status == pb::GameStatus::Unspecified || s.status == status as i32)
+        };
+        let after = request.page_token.as_str();
+        let mut games: Vec<pb::GameSummary> = self
+            .store
+            .summaries()
+            .await?
+            .into_iter()
+            .filter(|s| after.is_empty() || s.game_id.as_str() < after)
+            .filter(wanted)
+            .take(size + 1)
+            .collect();
+        let more = games.len() > size;
+        games.truncate(size);
+        let next_page_token =
+            if more { games.last().map(|g| g.game_id.clone()).unwrap_or_default() } else { String::new() };
+        Ok(pb::ListGamesResponse { games, next_page_token })
+    }
+
+    /// The full log of a finished game.
+    pub async fn full_log(&self, game_id: &str) -> Result<Vec<pb::Event>> {
+        let events = self.store.read(game_id, 1).await?;
+        if events.is_empty() {
+            return Err(Error::NotFound(format!("no game {game_id}")));
+        }
+        let log = GameLog::replay(&events).map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })?;
+        if log.status() != Status::Finished {
+            return Err(Error::FailedPrecondition("the full log opens when the game is over".to_owned()));
+        }
+        Ok(events)
+    }
+
+    /// A finished game as it stood after event `sequence`, every hand shown.
+    pub async fn state_at(&self, game_id: &str, sequence: u64) -> Result<pb::View> {
+        let events = self.full_log(game_id).await?;
+        if sequence == 0 || sequence > events.len() as u64 {
+            let message = format!("must be from 1 to {}", events.len());
+            return Err(clack_log::convert::FieldError::new("sequence", message).into());
+        }
+        let mut iter = events.iter().take(sequence as usize);
+        let first = iter.next().ok_or_else(|| Error::NotFound(format!("no game {game_id}")))?;
+        let mut log =
+            GameLog::replay(std::iter::once(first)).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
+        for event in iter {
+            log.apply(event).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
+        }
+        Ok(view::view(&log, Viewer::Everyone))
+    }
+
+    /// Rebuilds a game from its log and checks every recorded result.
+    pub async fn verify(&self, game_id: &str) -> Result<pb::VerifyResponse> {
+        let events = self.store.read(game_id, 1).await?;
+        if events.is_empty() {
+            return Err(Error::NotFound(format!("no game {game_id}")));
+        }
+        let summary = self.store.summary(game_id).await?;
+        let outcome = GameLog::replay(&events).map(|log| (log.sequence(), log.status()));
+        let (ok, detail) = match (outcome, summary) {
+            (Err(error), _) => (false, error.to_string()),
+            (Ok((sequence, _)), Some(s)) if s.sequence != sequence => {
+                (false, format!("the summary says sequence {}, the log ends at {sequence}", s.sequence))
+            }
+            (Ok((_, status)), Some(s)) if s.status != view::status_to_proto(status) as i32 => {
+                (false, "the summary's status disagrees with the log".to_owned())
+            }
+            (Ok(_), _) => (true, String::new()),
+        };
+        Ok(pb::VerifyResponse { ok, events: events.len() as u64, detail })
+    }
+
+    /// The JSON lines export of a finished game.
+    pub async fn export(&self, game_id: &str) -> Result<Vec<String>> {
+        Ok(self.full_log(game_id).await?.iter().map(json::to_line).collect())
+    }
+
+    /// How many games have a live task.
+    pub fn live_games(&self) -> usize {
+        self.live_map().len()
+    }
+
+    /// Waits until everything written is on disk (for shutdown).
+    pub async fn flush(&self) -> Result<()> {
+        Ok(self.store.flush().await?)
+    }
+}

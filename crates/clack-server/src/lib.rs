@@ -1,0 +1,83 @@
+//! Clack's gRPC server.
+//!
+//! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), the hub of
+//! live games ([`hub`]) with one task per game ([`actor`]), views ([`view`]), seat tokens
+//! ([`auth`]), bot seats ([`bots`]) and the tower stack and shutdown ([`serve`]). It does not know
+//! the rules beyond the `clack-rules` API, nor how the store keeps bytes.
+
+pub mod actor;
+pub mod auth;
+pub mod bots;
+pub mod error;
+pub mod hub;
+pub mod service;
+pub mod view;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clack_proto::v1::game_service_server::GameServiceServer;
+use clack_proto::v1::replay_service_server::ReplayServiceServer;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+pub use hub::{Hub, Limits};
+
+/// How the server protects itself.
+#[derive(Clone, Copy, Debug)]
+pub struct ServeConfig {
+    /// A request not answered in this time ends with DEADLINE_EXCEEDED.
+    pub request_timeout: Duration,
+    /// Requests in flight at once, over the whole server; past it, RESOURCE_EXHAUSTED at once.
+    pub concurrency_limit: usize,
+}
+
+impl Default for ServeConfig {
+    fn default() -> ServeConfig {
+        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096 }
+    }
+}
+
+/// Milliseconds since the Unix epoch, for event envelopes.
+pub fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Serves every service on `listener` until `shutdown` resolves, then flushes the store.
+pub async fn serve(
+    hub: Arc<Hub>,
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<GameServiceServer<service::GameApi>>().await;
+    health.set_serving::<ReplayServiceServer<service::ReplayApi>>().await;
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(clack_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(clack_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()?;
+    // Load shedding outside the limit: at the limit a request is refused at once
+    // (RESOURCE_EXHAUSTED) instead of queueing. Both are built once, so the limit is global.
+    let layers = tower::ServiceBuilder::new().load_shed().concurrency_limit(config.concurrency_limit).into_inner();
+    let result = tonic::transport::Server::builder()
+        .timeout(config.request_timeout)
+        .layer(layers)
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(GameServiceServer::new(service::GameApi { hub: hub.clone() }))
+        .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone() }))
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .await;
+    if let Err(error) = hub.flush().await {
+        tracing::error!(%error, "final flush failed");
+    }
+    tracing::info!("server stopped; store flushed");
+    Ok(result?)
+}

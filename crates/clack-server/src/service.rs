@@ -1,0 +1,207 @@
+//! The gRPC services: read and check the request, call the hub, shape the reply. Nothing here
+//! knows the rules; every error goes through `Status::from(Error)`.
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use clack_log::convert::FieldError;
+use clack_log::{Viewer, redact};
+use clack_proto::v1 as pb;
+use clack_proto::v1::game_service_server::GameService;
+use clack_proto::v1::replay_service_server::ReplayService;
+use tokio::sync::{broadcast, mpsc};
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
+
+use crate::actor::Caller;
+use crate::auth;
+use crate::error::Error;
+use crate::hub::Hub;
+
+type Reply<T> = Result<Response<T>, Status>;
+type EventStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+/// Implements `clack.v1.GameService`.
+#[derive(Debug, Clone)]
+pub struct GameApi {
+    pub hub: Arc<Hub>,
+}
+
+/// Implements `clack.v1.ReplayService`.
+#[derive(Debug, Clone)]
+pub struct ReplayApi {
+    pub hub: Arc<Hub>,
+}
+
+fn game_id(id: &str) -> Result<&str, FieldError> {
+    let ok =
+        !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok { Ok(id) } else { Err(FieldError::new("game_id", "give the id CreateGame returned")) }
+}
+
+fn seat(seat: u32) -> Result<u8, Error> {
+    u8::try_from(seat).map_err(|_| Error::NotFound(format!("there is no seat {seat}")))
+}
+
+fn caller<T>(request: &Request<T>, seat_field: Option<u32>) -> Result<Caller, Error> {
+    Ok(Caller { seat: seat_field.map(seat).transpose()?, token: auth::bearer(request.metadata()) })
+}
+
+fn player_name(name: &str) -> Result<String, FieldError> {
+    let name = name.trim();
+    if name.chars().count() > 64 || name.chars().any(char::is_control) {
+        return Err(FieldError::new("name", "up to 64 printable characters"));
+    }
+    Ok(name.to_owned())
+}
+
+#[tonic::async_trait]
+impl GameService for GameApi {
+    async fn create_game(&self, request: Request<pb::CreateGameRequest>) -> Reply<pb::CreateGameResponse> {
+        Ok(Response::new(self.hub.create(request.into_inner()).await?))
+    }
+
+    #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id))]
+    async fn join_game(&self, request: Request<pb::JoinGameRequest>) -> Reply<pb::JoinGameResponse> {
+        let request = request.into_inner();
+        let name = player_name(&request.name).map_err(Error::from)?;
+        let id = game_id(&request.game_id).map_err(Error::from)?;
+        Ok(Response::new(self.hub.join(id, request.seat, name).await?))
+    }
+
+    #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = ?request.get_ref().seat))]
+    async fn get_view(&self, request: Request<pb::GetViewRequest>) -> Reply<pb::GetViewResponse> {
+        let caller = caller(&request, request.get_ref().seat)?;
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        Ok(Response::new(pb::GetViewResponse { view: Some(self.hub.view(id, caller).await?) }))
+    }
+
+    #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
+    async fn list_legal_actions(
+        &self,
+        request: Request<pb::ListLegalActionsRequest>,
+    ) -> Reply<pb::ListLegalActionsResponse> {
+        let caller = caller(&request, Some(request.get_ref().seat))?;
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        Ok(Response::new(self.hub.legal(id, caller).await?))
+    }
+
+    #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
+    async fn act(&self, request: Request<pb::ActRequest>) -> Reply<pb::ActResponse> {
+        let caller = caller(&request, Some(request.get_ref().seat))?;
+        let request = request.into_inner();
+        let id = game_id(&request.game_id).map_err(Error::from)?;
+        Ok(Response::new(self.hub.act(id, caller, request.expected_sequence, request.action).await?))
+    }
+
+    #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
+    async fn resign(&self, request: Request<pb::ResignRequest>) -> Reply<pb::ResignResponse> {
+        let caller = caller(&request, Some(request.get_ref().seat))?;
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        Ok(Response::new(self.hub.resign(id, caller).await?))
+    }
+
+    async fn list_games(&self, request: Request<pb::ListGamesRequest>) -> Reply<pb::ListGamesResponse> {
+        Ok(Response::new(self.hub.list(request.get_ref()).await?))
+    }
+
+    type WatchStream = EventStream<pb::WatchResponse>;
+
+    #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = ?request.get_ref().seat))]
+    async fn watch(&self, request: Request<pb::WatchRequest>) -> Reply<Self::WatchStream> {
+        let caller = caller(&request, request.get_ref().seat)?;
+        let request = request.into_inner();
+        let id = game_id(&request.game_id).map_err(Error::from)?.to_owned();
+        let (viewer, backlog, subscription) = self.hub.subscribe(&id, caller, request.from_sequence).await?;
+        let (sender, receiver) = mpsc::channel(64);
+        let hub = self.hub.clone();
+        let from = request.from_sequence.max(1);
+        tokio::spawn(async move {
+            let backlog = subscription.as_ref().map_or(backlog, |s| s.backlog.clone());
+            let mut forward = Forward { sender, viewer, next: from };
+            if !forward.send_all(&backlog).await {
+                return;
+            }
+            if let Some(subscription) = subscription {
+                forward.follow(&hub, &id, subscription.live).await;
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(receiver))))
+    }
+}
+
+/// Sends a viewer's events in order, each exactly once.
+struct Forward {
+    sender: mpsc::Sender<Result<pb::WatchResponse, Status>>,
+    viewer: Viewer,
+    /// The next sequence number the client needs.
+    next: u64,
+}
+
+impl Forward {
+    /// Sends the events the client has not had; false once the client has gone.
+    async fn send_all(&mut self, events: &[pb::Event]) -> bool {
+        for event in events {
+            if event.sequence < self.next {
+                continue;
+            }
+            let response = pb::WatchResponse { event: Some(redact(event, self.viewer)) };
+            if self.sender.send(Ok(response)).await.is_err() {
+                return false;
+            }
+            self.next = event.sequence + 1;
+        }
+        true
+    }
+
+    /// Follows live events until the game's task stops or the client goes. A watcher that falls
+    /// behind the broadcast buffer catches up from the store.
+    async fn follow(&mut self, hub: &Hub, game_id: &str, mut live: broadcast::Receiver<Arc<pb::Event>>) {
+        loop {
+            let batch = match live.recv().await {
+                Ok(event) if event.sequence <= self.next => vec![(*event).clone()],
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => match hub.read(game_id, self.next).await {
+                    Ok(events) => events,
+                    Err(error) => {
+                        let _ = self.sender.send(Err(error.into())).await;
+                        return;
+                    }
+                },
+                Err(broadcast::error::RecvError::Closed) => return,
+            };
+            if !self.send_all(&batch).await {
+                return;
+            }
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl ReplayService for ReplayApi {
+    async fn get_log(&self, request: Request<pb::GetLogRequest>) -> Reply<pb::GetLogResponse> {
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        Ok(Response::new(pb::GetLogResponse { events: self.hub.full_log(id).await? }))
+    }
+
+    async fn get_state_at(&self, request: Request<pb::GetStateAtRequest>) -> Reply<pb::GetStateAtResponse> {
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        Ok(Response::new(pb::GetStateAtResponse {
+            view: Some(self.hub.state_at(id, request.get_ref().sequence).await?),
+        }))
+    }
+
+    async fn verify(&self, request: Request<pb::VerifyRequest>) -> Reply<pb::VerifyResponse> {
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        Ok(Response::new(self.hub.verify(id).await?))
+    }
+
+    type ExportStream = EventStream<pb::ExportResponse>;
+
+    async fn export(&self, request: Request<pb::ExportRequest>) -> Reply<Self::ExportStream> {
+        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let lines = self.hub.export(id).await?;
+        let stream = tokio_stream::iter(lines.into_iter().map(|json_line| Ok(pb::ExportResponse { json_line })));
+        Ok(Response::new(Box::pin(stream)))
+    }
+}

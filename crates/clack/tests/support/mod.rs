@@ -1,0 +1,161 @@
+//! A real server on a real socket, and a tonic client that plays through the public contract.
+#![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use clack_proto::v1 as pb;
+use clack_proto::v1::game_service_client::GameServiceClient;
+use clack_proto::v1::replay_service_client::ReplayServiceClient;
+use clack_server::{Hub, Limits, ServeConfig};
+use clack_store::{Durability, Durable, SledStore};
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts the server in-process on 127.0.0.1:0 over a sled store in `dir`.
+    pub async fn start(dir: &Path, durability: Durability) -> Server {
+        let store = Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), durability);
+        let hub = Hub::open(store, None, Limits::default()).await.expect("hub opens");
+        Server::start_with(hub, ServeConfig::default()).await
+    }
+
+    pub async fn start_with(hub: Arc<Hub>, config: ServeConfig) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            clack_server::serve(hub, listener, config, async {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("server runs");
+        });
+        Server { addr, stop: Some(stop), task: Some(task) }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("server task");
+        }
+    }
+
+    pub async fn games(&self) -> GameServiceClient<Channel> {
+        GameServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
+    }
+
+    pub async fn replay(&self) -> ReplayServiceClient<Channel> {
+        ReplayServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
+    }
+}
+
+/// A request for a seat, with its token.
+pub fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("ascii"));
+    request
+}
+
+pub fn straight_options(players: u32, target: u32) -> pb::GameOptions {
+    pb::GameOptions {
+        rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions {
+            players: Some(players),
+            target: Some(target),
+            ..Default::default()
+        })),
+    }
+}
+
+pub fn streets_options(players: u32) -> pb::GameOptions {
+    pb::GameOptions {
+        rules: Some(pb::game_options::Rules::Streets(pb::StreetsOptions {
+            players: Some(players),
+            ..Default::default()
+        })),
+    }
+}
+
+/// A created game with every seat joined: (game id, token per seat).
+pub async fn new_game(
+    client: &mut GameServiceClient<Channel>,
+    options: pb::GameOptions,
+    seed: u64,
+) -> (String, Vec<String>) {
+    let players = match options.rules.as_ref().unwrap() {
+        pb::game_options::Rules::Straight(o) => o.players.unwrap(),
+        pb::game_options::Rules::Streets(o) => o.players.unwrap(),
+    };
+    let created = client
+        .create_game(pb::CreateGameRequest { options: Some(options), seats: Vec::new(), seed: Some(seed) })
+        .await
+        .expect("create")
+        .into_inner();
+    let mut tokens = Vec::new();
+    for seat in 0..players {
+        let joined = client
+            .join_game(pb::JoinGameRequest {
+                game_id: created.game_id.clone(),
+                seat: Some(seat),
+                name: format!("player {seat}"),
+            })
+            .await
+            .expect("join")
+            .into_inner();
+        assert_eq!(joined.seat, seat);
+        tokens.push(joined.seat_token);
+    }
+    (created.game_id, tokens)
+}
+
+/// The view as a spectator.
+pub async fn spectate(client: &mut GameServiceClient<Channel>, game_id: &str) -> pb::View {
+    client
+        .get_view(pb::GetViewRequest { game_id: game_id.into(), seat: None })
+        .await
+        .expect("view")
+        .into_inner()
+        .view
+        .expect("a view")
+}
+
+/// Plays one move: the seat to move takes its first legal action. Returns false once the game
+/// is over.
+pub async fn play_one(
+    client: &mut GameServiceClient<Channel>,
+    game_id: &str,
+    tokens: &[String],
+) -> Result<bool, Status> {
+    let view = spectate(client, game_id).await;
+    let Some(seat) = view.to_move else { return Ok(false) };
+    let token = &tokens[seat as usize];
+    let legal = client
+        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game_id.into(), seat }, token))
+        .await?
+        .into_inner();
+    let action = legal.actions.last().cloned().expect("a seat to move has a legal action");
+    let request =
+        pb::ActRequest { game_id: game_id.into(), seat, expected_sequence: legal.sequence, action: Some(action) };
+    client.act(authed(request, token)).await?;
+    Ok(true)
+}
+
+/// Plays until the game is over; returns the number of moves.
+pub async fn play_to_end(client: &mut GameServiceClient<Channel>, game_id: &str, tokens: &[String]) -> usize {
+    let mut moves = 0;
+    while play_one(client, game_id, tokens).await.expect("a legal move is accepted") {
+        moves += 1;
+        assert!(moves < 100_000, "the game never ended");
+    }
+    moves
+}
