@@ -148,7 +148,7 @@ async fn no_view_or_stream_shows_a_seat_another_seats_tiles() {
     let (game, tokens) = new_game(&mut client, straight_options(2, 250), 5).await;
     // Play a while, so that draws happen.
     for _ in 0..30 {
-        support::play_one(&mut client, &game, &tokens).await.expect("move");
+        support::play_one(&mut client, &game, &tokens).await.expect("move").expect("not over yet");
     }
     for seat in 0..2u32 {
         let view = client
@@ -234,7 +234,7 @@ async fn a_watch_dropped_and_resumed_misses_nothing_and_repeats_nothing() {
     let mut stream = client.watch(watch(1)).await.expect("watch").into_inner();
     // Live: moves are made while the stream is open.
     for _ in 0..10 {
-        support::play_one(&mut client, &game, &tokens).await.expect("move");
+        support::play_one(&mut client, &game, &tokens).await.expect("move").expect("not over yet");
     }
     let now = spectate(&mut client, &game).await.sequence;
     while seen.last() != Some(&now) {
@@ -243,7 +243,7 @@ async fn a_watch_dropped_and_resumed_misses_nothing_and_repeats_nothing() {
     }
     drop(stream); // the connection drops
     for _ in 0..10 {
-        support::play_one(&mut client, &game, &tokens).await.expect("move");
+        support::play_one(&mut client, &game, &tokens).await.expect("move").expect("not over yet");
     }
     let mut stream = client.watch(watch(seen.last().copied().unwrap_or(0) + 1)).await.expect("resume").into_inner();
     play_to_end(&mut client, &game, &tokens).await;

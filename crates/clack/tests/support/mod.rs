@@ -129,15 +129,15 @@ pub async fn spectate(client: &mut GameServiceClient<Channel>, game_id: &str) ->
         .expect("a view")
 }
 
-/// Plays one move: the seat to move takes its first legal action. Returns false once the game
-/// is over.
+/// Plays one move: the seat to move takes its last legal action. Returns the sequence the
+/// server acknowledged, or `None` once the game is over.
 pub async fn play_one(
     client: &mut GameServiceClient<Channel>,
     game_id: &str,
     tokens: &[String],
-) -> Result<bool, Status> {
-    let view = spectate(client, game_id).await;
-    let Some(seat) = view.to_move else { return Ok(false) };
+) -> Result<Option<u64>, Status> {
+    let view = client.get_view(pb::GetViewRequest { game_id: game_id.into(), seat: None }).await?.into_inner().view;
+    let Some(seat) = view.and_then(|v| v.to_move) else { return Ok(None) };
     let token = &tokens[seat as usize];
     let legal = client
         .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game_id.into(), seat }, token))
@@ -146,14 +146,13 @@ pub async fn play_one(
     let action = legal.actions.last().cloned().expect("a seat to move has a legal action");
     let request =
         pb::ActRequest { game_id: game_id.into(), seat, expected_sequence: legal.sequence, action: Some(action) };
-    client.act(authed(request, token)).await?;
-    Ok(true)
+    Ok(Some(client.act(authed(request, token)).await?.into_inner().sequence))
 }
 
 /// Plays until the game is over; returns the number of moves.
 pub async fn play_to_end(client: &mut GameServiceClient<Channel>, game_id: &str, tokens: &[String]) -> usize {
     let mut moves = 0;
-    while play_one(client, game_id, tokens).await.expect("a legal move is accepted") {
+    while play_one(client, game_id, tokens).await.expect("a legal move is accepted").is_some() {
         moves += 1;
         assert!(moves < 100_000, "the game never ended");
     }
