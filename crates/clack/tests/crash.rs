@@ -76,4 +76,3 @@ async fn acknowledged_actions_survive_sigkill_and_play_resumes() {
     child.kill().expect("stop");
     child.wait().expect("reaped");
 }
-
