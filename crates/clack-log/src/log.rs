@@ -69,7 +69,7 @@ pub enum JoinError {
 #[derive(Clone, Debug)]
 pub struct GameLog {
     id: String,
-    created: pb::GameCreated,
+    created: std::sync::Arc<pb::GameCreated>,
     created_millis: i64,
     game: Game,
     seats: Vec<Occupant>,
@@ -125,7 +125,7 @@ impl GameLog {
         }
         Ok(GameLog {
             id: event.game_id.clone(),
-            created: created.clone(),
+            created: std::sync::Arc::new(created.clone()),
             created_millis: event.unix_millis,
             game,
             seats,

@@ -1,6 +1,7 @@
 //! `clack`: the command-line entry point. Each subcommand lives in its own module; this file
 //! only parses arguments and dispatches.
 
+mod bench;
 mod selfplay;
 mod serve;
 
@@ -15,6 +16,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
+    Bench(bench::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
     Serve(serve::Args),
     /// Play games between random players, without a server, and export their logs.
@@ -23,6 +26,7 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
     }

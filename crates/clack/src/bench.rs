@@ -1,0 +1,223 @@
+//! `clack bench`: a load tool. It starts the server in-process on loopback over a fresh sled
+//! directory, drives many concurrent games through real gRPC calls, and reports throughput and
+//! latency percentiles of `Act`. In the same run it measures a bare tonic unary call (the gRPC
+//! health check, which touches no store) with the same concurrency, so the ratio of the two is
+//! the figure that matters. Every loop is bounded by `--seconds`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clack_proto::v1 as pb;
+use clack_proto::v1::game_service_client::GameServiceClient;
+use clack_server::{Hub, Limits, ServeConfig};
+use clack_store::{Durability, Durable, SledStore};
+use tonic::Request;
+use tonic::transport::Channel;
+
+use crate::serve::DurabilityArg;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Games played at once, each by its own client task.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// How long each phase runs.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    #[arg(long, value_enum, default_value = "batched")]
+    durability: DurabilityArg,
+    /// Keep events in memory instead of sled, to see the server's own cost apart from the disk.
+    #[arg(long)]
+    memory: bool,
+    /// gRPC connections the clients share.
+    #[arg(long, default_value_t = 8)]
+    connections: usize,
+}
+
+/// Latencies of one phase.
+struct Sample {
+    calls: usize,
+    seconds: f64,
+    latencies: Vec<Duration>,
+}
+
+impl Sample {
+    fn percentile(&self, p: f64) -> Duration {
+        let mut sorted = self.latencies.clone();
+        sorted.sort_unstable();
+        sorted.get(((sorted.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default()
+    }
+
+    fn rate(&self) -> f64 {
+        self.calls as f64 / self.seconds
+    }
+
+    #[allow(clippy::print_stdout)]
+    fn print(&self, name: &str) {
+        println!(
+            "{name:<28} {:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} calls)",
+            self.rate(),
+            self.percentile(0.50).as_secs_f64() * 1e3,
+            self.percentile(0.99).as_secs_f64() * 1e3,
+            self.calls
+        );
+    }
+}
+
+#[allow(clippy::print_stdout)]
+pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let durability = match args.durability {
+        DurabilityArg::Sync => Durability::Sync,
+        DurabilityArg::Batched => Durability::Batched,
+    };
+    let backend: Arc<dyn clack_store::EventStore> =
+        if args.memory { Arc::new(clack_store::MemoryStore::new()) } else { Arc::new(SledStore::open(dir.path())?) };
+    let store = Durable::new(backend, durability);
+    let hub = Hub::open(store, None, Limits { live_games: args.games * 4 }).await?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let config = ServeConfig { concurrency_limit: args.games * 4, ..ServeConfig::default() };
+    let server = tokio::spawn(clack_server::serve(hub, listener, config, async {
+        let _ = stopped.await;
+    }));
+    let mut channels = Vec::new();
+    for _ in 0..args.connections.max(1) {
+        channels.push(tonic::transport::Endpoint::from_shared(format!("http://{addr}"))?.connect().await?);
+    }
+    let backend = if args.memory { "memory (no disk)" } else { "sled" };
+    println!(
+        "clack bench: {} concurrent games, {backend} store, {durability:?} durability, {} s per phase, {} connections",
+        args.games,
+        args.seconds,
+        channels.len()
+    );
+    let duration = Duration::from_secs(args.seconds);
+    let bare = bare_calls(&channels, args.games, duration).await;
+    bare.print("bare unary (health check)");
+    let acts = play_games(&channels, args.games, duration).await?;
+    acts.print("Act (one move, durable)");
+    println!("{:<28} {:>9.0} calls/s   (ListLegalActions + Act per move)", "all game calls", 2.0 * acts.rate());
+    println!("ratio Act/bare throughput: {:.2}", acts.rate() / bare.rate());
+    let _ = stop.send(());
+    server.await?.map_err(|e| anyhow::anyhow!(e))?;
+    Ok(())
+}
+
+/// `clients` tasks call the health check in a loop for `duration`.
+async fn bare_calls(channels: &[Channel], clients: usize, duration: Duration) -> Sample {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..clients)
+        .map(|i| {
+            let mut client = HealthClient::new(channels[i % channels.len()].clone());
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                while started.elapsed() < duration {
+                    let t = Instant::now();
+                    if client.check(HealthCheckRequest { service: String::new() }).await.is_ok() {
+                        latencies.push(t.elapsed());
+                    }
+                }
+                latencies
+            })
+        })
+        .collect();
+    collect(tasks, started).await
+}
+
+async fn collect(tasks: Vec<tokio::task::JoinHandle<Vec<Duration>>>, started: Instant) -> Sample {
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.unwrap_or_default());
+    }
+    Sample { calls: latencies.len(), seconds: started.elapsed().as_secs_f64(), latencies }
+}
+
+/// One client task per game: create it, take both seats, then move for `duration` (starting a
+/// new game when one ends). Only `Act` calls are timed.
+async fn play_games(channels: &[Channel], games: usize, duration: Duration) -> anyhow::Result<Sample> {
+    let mut seated = Vec::new();
+    for i in 0..games {
+        let mut client = GameServiceClient::new(channels[i % channels.len()].clone());
+        seated.push((client.clone(), new_game(&mut client, i as u64).await?));
+    }
+    let started = Instant::now();
+    let tasks: Vec<_> = seated
+        .into_iter()
+        .enumerate()
+        .map(|(i, (mut client, mut game))| {
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                let mut seed = i as u64;
+                while started.elapsed() < duration {
+                    match act_once(&mut client, &mut game).await {
+                        Ok(Some(latency)) => latencies.push(latency),
+                        Ok(None) => {
+                            seed += 1 << 32;
+                            match new_game(&mut client, seed).await {
+                                Ok(fresh) => game = fresh,
+                                Err(_) => break,
+                            }
+                        }
+                        Err(_) => break,
+                    }
+                }
+                latencies
+            })
+        })
+        .collect();
+    Ok(collect(tasks, started).await)
+}
+
+struct BenchGame {
+    id: String,
+    tokens: Vec<String>,
+    to_move: Option<u32>,
+}
+
+async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow::Result<BenchGame> {
+    let options = pb::GameOptions {
+        rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { players: Some(2), ..Default::default() })),
+    };
+    let id = client
+        .create_game(pb::CreateGameRequest { options: Some(options), seats: Vec::new(), seed: Some(seed) })
+        .await?
+        .into_inner()
+        .game_id;
+    let mut tokens = Vec::new();
+    for seat in 0..2 {
+        let request = pb::JoinGameRequest { game_id: id.clone(), seat: Some(seat), name: "bench".into() };
+        tokens.push(client.join_game(request).await?.into_inner().seat_token);
+    }
+    let view = client.get_view(pb::GetViewRequest { game_id: id.clone(), seat: None }).await?.into_inner().view;
+    Ok(BenchGame { id, tokens, to_move: view.and_then(|v| v.to_move) })
+}
+
+fn authed<T>(message: T, token: &str) -> anyhow::Result<Request<T>> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse()?);
+    Ok(request)
+}
+
+/// Asks the seat to move for its legal actions and plays the first; returns the `Act` latency,
+/// or `None` when the game is over. The seat to move comes from the previous `Act` reply, as a
+/// real client would keep it, so a move costs two calls: `ListLegalActions` and `Act`.
+async fn act_once(client: &mut GameServiceClient<Channel>, game: &mut BenchGame) -> anyhow::Result<Option<Duration>> {
+    let Some(seat) = game.to_move else { return Ok(None) };
+    let token = &game.tokens[seat as usize];
+    let legal = client
+        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.id.clone(), seat }, token)?)
+        .await?
+        .into_inner();
+    let Some(action) = legal.actions.into_iter().next() else { return Ok(None) };
+    let request =
+        pb::ActRequest { game_id: game.id.clone(), seat, expected_sequence: legal.sequence, action: Some(action) };
+    let t = Instant::now();
+    let reply = client.act(authed(request, token)?).await?.into_inner();
+    let latency = t.elapsed();
+    game.to_move = reply.view.and_then(|v| v.to_move);
+    Ok(Some(latency))
+}
