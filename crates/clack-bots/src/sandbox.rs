@@ -1,0 +1,105 @@
+//! The hardened Rhai engine every bot runs in.
+//!
+//! It starts from `Engine::new_raw()` (no module resolver, no printing to stdout) with only the
+//! standard package, and sets every limit: operations, call depth, expression depth, string,
+//! array and map sizes, variables, functions, no modules, no `eval`, `import` or `export`. `print` and `debug` go to a
+//! capped buffer for the bot's author. A wall-clock deadline per decision is enforced through
+//! `on_progress`, which Rhai calls between operations. The deadline and the output buffer are
+//! per thread: a decision runs start to finish on one thread, so many decisions can share one
+//! engine.
+
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
+
+use rhai::packages::{Package, StandardPackage};
+use rhai::{Dynamic, Engine};
+
+/// The limits a bot runs under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Rhai operations per decision.
+    pub operations: u64,
+    /// Wall-clock time per decision.
+    pub deadline: Duration,
+    /// Bytes of source.
+    pub script_size: usize,
+    /// Bytes of `print`/`debug` output kept per decision.
+    pub output: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { operations: 500_000, deadline: Duration::from_millis(100), script_size: 64 * 1024, output: 4 * 1024 }
+    }
+}
+
+thread_local! {
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
+    static OUTPUT_CAP: Cell<usize> = const { Cell::new(0) };
+    static DEADLINE_HIT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Builds the engine with every limit set.
+pub fn engine(limits: &Limits) -> Engine {
+    let mut engine = Engine::new_raw();
+    engine.register_global_module(StandardPackage::new().as_shared_module());
+    engine
+        .set_max_operations(limits.operations)
+        .set_max_call_levels(32)
+        // Never (0, 0): deep nesting would then overflow the stack and abort the process.
+        .set_max_expr_depths(64, 32)
+        .set_max_string_size(16 * 1024)
+        .set_max_array_size(4 * 1024)
+        .set_max_map_size(1024)
+        .set_max_variables(256)
+        .set_max_functions(64)
+        .set_max_modules(0)
+        .set_max_strings_interned(256);
+    // No code from strings, and no module system at all.
+    for symbol in ["eval", "import", "export"] {
+        engine.disable_symbol(symbol);
+    }
+    engine.on_print(|text| capture(text));
+    engine.on_debug(|text, _, _| capture(text));
+    engine.on_progress(|_| {
+        let late = DEADLINE.with(|d| d.get().is_some_and(|deadline| Instant::now() >= deadline));
+        if late {
+            DEADLINE_HIT.with(|hit| hit.set(true));
+            Some(Dynamic::UNIT)
+        } else {
+            None
+        }
+    });
+    engine
+}
+
+fn capture(text: &str) {
+    let cap = OUTPUT_CAP.with(Cell::get);
+    OUTPUT.with(|out| {
+        let mut out = out.borrow_mut();
+        if out.len() < cap {
+            let room = cap - out.len();
+            let mut end = text.len().min(room);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            out.push_str(&text[..end]);
+            out.push('\n');
+        }
+    });
+}
+
+/// Runs `f` under a deadline with output capture on this thread; returns its result, whether
+/// the deadline stopped it, and what it printed.
+pub fn guarded<T>(limits: &Limits, f: impl FnOnce() -> T) -> (T, bool, String) {
+    DEADLINE.with(|d| d.set(Some(Instant::now() + limits.deadline)));
+    DEADLINE_HIT.with(|hit| hit.set(false));
+    OUTPUT_CAP.with(|cap| cap.set(limits.output));
+    OUTPUT.with(|out| out.borrow_mut().clear());
+    let result = f();
+    DEADLINE.with(|d| d.set(None));
+    let hit = DEADLINE_HIT.with(Cell::get);
+    let output = OUTPUT.with(|out| std::mem::take(&mut *out.borrow_mut()));
+    (result, hit, output)
+}

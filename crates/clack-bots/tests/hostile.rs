@@ -1,0 +1,133 @@
+//! The hostile corpus (`tests/hostile`) and the example bots (`bots/`), run through the sandbox.
+//! Every hostile script must end in a compile error or a fault, on a 2 MiB thread stack (the
+//! size of the server's blocking threads), without a panic; every example bot must choose legal
+//! actions without a fault.
+
+use std::path::{Path, PathBuf};
+
+use clack_bots::{Bot, Limits, sandbox};
+use clack_rules::game::{Game, Options, Turn};
+use clack_rules::{Dealer, Kind, Seat};
+
+fn scripts(dir: &str) -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rhai"))
+        .collect();
+    files.sort();
+    files.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).expect("read"))).collect()
+}
+
+/// A game of `kind` a few moves in, with a seat to move.
+fn position(kind: Kind) -> (Game, Seat) {
+    let mut game = Game::new(Options::default_for(kind)).expect("valid");
+    let mut dealer = Dealer::from_seed(3);
+    let mut moves = 0;
+    loop {
+        match game.turn() {
+            Turn::Chance => {
+                let chance = game.sample_chance(&mut dealer).expect("chance");
+                game.apply_chance(chance).expect("fits");
+            }
+            Turn::Seat { seat } if moves >= 6 => return (game, seat),
+            Turn::Seat { seat } => {
+                let action = game.legal_actions()[0];
+                game.apply(seat, action).expect("legal");
+                moves += 1;
+            }
+            Turn::Over => panic!("the game ended early"),
+        }
+    }
+}
+
+/// Runs `f` on a thread with a 2 MiB stack.
+fn small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new().stack_size(2 << 20).spawn(f).expect("thread").join().expect("no panic")
+}
+
+#[test]
+fn every_hostile_script_ends_in_a_compile_error_or_a_fault() {
+    let corpus = scripts("tests/hostile");
+    assert!(corpus.len() >= 20, "the corpus holds {} scripts", corpus.len());
+    for (path, source) in corpus {
+        let name = path.file_name().expect("name").to_string_lossy().into_owned();
+        let outcome = small_stack(move || {
+            let limits = Limits { deadline: std::time::Duration::from_millis(50), ..Limits::default() };
+            let engine = sandbox::engine(&limits);
+            match Bot::compile(&engine, &limits, &source) {
+                Err(error) => format!("compile: {error}"),
+                Ok(bot) => {
+                    let mut outcomes = Vec::new();
+                    for kind in [Kind::Straight, Kind::Streets] {
+                        let (game, seat) = position(kind);
+                        let decision = bot.decide(&engine, &limits, &game, seat, &[]);
+                        assert!(decision.output.len() <= limits.output + 200, "output is capped");
+                        match decision.choice {
+                            Ok(index) => panic!("{}: a hostile script chose {index}", path.display()),
+                            Err(fault) => outcomes.push(format!("{}: {}", fault.reason, fault.detail)),
+                        }
+                    }
+                    outcomes.join(" / ")
+                }
+            }
+        });
+        eprintln!("{name}: {outcome}");
+    }
+}
+
+#[test]
+fn the_deadline_stops_a_script_that_stays_under_the_operation_limit() {
+    let limits =
+        Limits { operations: u64::MAX / 2, deadline: std::time::Duration::from_millis(30), ..Limits::default() };
+    let engine = sandbox::engine(&limits);
+    let bot = Bot::compile(&engine, &limits, "fn choose(view) { loop { } }").expect("compiles");
+    let (game, seat) = position(Kind::Straight);
+    let decision = bot.decide(&engine, &limits, &game, seat, &[]);
+    assert_eq!(decision.choice.map_err(|f| f.reason), Err("deadline"));
+    assert!(decision.elapsed < std::time::Duration::from_secs(2));
+}
+
+#[test]
+fn what_a_bot_prints_is_kept_for_its_author() {
+    let limits = Limits::default();
+    let engine = sandbox::engine(&limits);
+    let bot =
+        Bot::compile(&engine, &limits, r#"fn choose(view) { print("legal: " + view.legal.len()); 0 }"#).expect("ok");
+    let (game, seat) = position(Kind::Streets);
+    let decision = bot.decide(&engine, &limits, &game, seat, &[]);
+    assert_eq!(decision.choice, Ok(0));
+    assert!(decision.output.starts_with("legal: "), "{}", decision.output);
+}
+
+#[test]
+fn the_example_bots_choose_legal_actions_all_game_long() {
+    for (path, source) in scripts("bots") {
+        let name = path.file_name().expect("name").to_string_lossy().into_owned();
+        let kind = if name.starts_with("straight") { Kind::Straight } else { Kind::Streets };
+        let limits = Limits::default();
+        let engine = sandbox::engine(&limits);
+        let bot = Bot::compile(&engine, &limits, &source).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut game = Game::new(Options::default_for(kind)).expect("valid");
+        let mut dealer = Dealer::from_seed(11);
+        let mut decisions = 0;
+        while game.turn() != Turn::Over && decisions < 2_000 {
+            match game.turn() {
+                Turn::Chance => {
+                    let chance = game.sample_chance(&mut dealer).expect("chance");
+                    game.apply_chance(chance).expect("fits");
+                }
+                Turn::Seat { seat } => {
+                    let decision = bot.decide(&engine, &limits, &game, seat, &[]);
+                    let index = decision.choice.unwrap_or_else(|f| panic!("{name} faulted: {} {}", f.reason, f.detail));
+                    let action = game.legal_actions()[index];
+                    game.apply(seat, action).expect("legal");
+                    decisions += 1;
+                }
+                Turn::Over => {}
+            }
+        }
+        assert!(decisions > 10, "{name} played");
+    }
+}
