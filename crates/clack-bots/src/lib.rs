@@ -7,6 +7,7 @@
 //! knows nothing of the log, the store or the network, and runs synchronously; the server runs
 //! decisions on its own bounded pool.
 
+pub mod arena;
 pub mod sandbox;
 pub mod view;
 
@@ -18,6 +19,14 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Scope};
 use sha2::{Digest, Sha256};
 
 pub use sandbox::Limits;
+
+/// The random bot of each game, the yardstick for validation games.
+pub fn random_bot(kind: clack_rules::Kind) -> &'static str {
+    match kind {
+        clack_rules::Kind::Straight => include_str!("../../../bots/straight-random.rhai"),
+        clack_rules::Kind::Streets => include_str!("../../../bots/streets-random.rhai"),
+    }
+}
 pub use view::Played;
 
 /// A script that cannot be a bot.

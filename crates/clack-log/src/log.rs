@@ -80,6 +80,8 @@ pub struct GameLog {
     resigned: Option<Seat>,
     ended: Option<pb::GameEnded>,
     faults: u64,
+    /// Every action so far with its points: the public history bots see.
+    history: Vec<(Seat, game::Action, u32)>,
 }
 
 impl GameLog {
@@ -135,6 +137,7 @@ impl GameLog {
             resigned: None,
             ended: None,
             faults: 0,
+            history: Vec::new(),
         })
     }
 
@@ -189,6 +192,11 @@ impl GameLog {
 
     pub fn faults(&self) -> u64 {
         self.faults
+    }
+
+    /// Every action so far, who took it and what it scored.
+    pub fn history(&self) -> &[(Seat, game::Action, u32)] {
+        &self.history
     }
 
     pub fn status(&self) -> Status {
@@ -264,6 +272,7 @@ impl GameLog {
                         rebuilt,
                     });
                 }
+                self.history.push((seat, action, applied.points));
                 self.expect_after(&effects);
             }
             Payload::LeadDrawn(_) | Payload::Dealt(_) | Payload::TileDrawn(_) => {

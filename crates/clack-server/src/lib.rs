@@ -10,6 +10,7 @@ pub mod auth;
 pub mod bots;
 pub mod error;
 pub mod hub;
+pub mod library;
 pub mod service;
 pub mod view;
 
@@ -17,12 +18,14 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use clack_proto::v1::bot_service_server::BotServiceServer;
 use clack_proto::v1::game_service_server::GameServiceServer;
 use clack_proto::v1::replay_service_server::ReplayServiceServer;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 
 pub use hub::{Hub, Limits};
+pub use library::BotLibrary;
 
 /// How the server protects itself.
 #[derive(Clone, Copy, Debug)]
@@ -44,9 +47,11 @@ pub fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-/// Serves every service on `listener` until `shutdown` resolves, then flushes the store.
+/// Serves every service on `listener` until `shutdown` resolves, then flushes the store. The bot
+/// service is served when a bot library is given.
 pub async fn serve(
     hub: Arc<Hub>,
+    bots: Option<Arc<BotLibrary>>,
     listener: TcpListener,
     config: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -73,6 +78,7 @@ pub async fn serve(
         .add_service(reflection_v1alpha)
         .add_service(GameServiceServer::new(service::GameApi { hub: hub.clone() }))
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone() }))
+        .add_optional_service(bots.map(|library| BotServiceServer::new(service::BotApi { library })))
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await;
     if let Err(error) = hub.flush().await {

@@ -205,3 +205,37 @@ impl ReplayService for ReplayApi {
         Ok(Response::new(Box::pin(stream)))
     }
 }
+
+/// Implements `clack.v1.BotService`.
+#[derive(Debug, Clone)]
+pub struct BotApi {
+    pub library: Arc<crate::library::BotLibrary>,
+}
+
+#[tonic::async_trait]
+impl clack_proto::v1::bot_service_server::BotService for BotApi {
+    async fn upload_bot(&self, request: Request<pb::UploadBotRequest>) -> Reply<pb::UploadBotResponse> {
+        Ok(Response::new(self.library.upload(request.into_inner()).await?))
+    }
+
+    async fn validate_bot(&self, request: Request<pb::ValidateBotRequest>) -> Reply<pb::ValidateBotResponse> {
+        Ok(Response::new(self.library.validate(request.into_inner()).await?))
+    }
+
+    async fn list_bots(&self, request: Request<pb::ListBotsRequest>) -> Reply<pb::ListBotsResponse> {
+        Ok(Response::new(self.library.list(request.get_ref())?))
+    }
+
+    async fn get_bot(&self, request: Request<pb::GetBotRequest>) -> Reply<pb::GetBotResponse> {
+        Ok(Response::new(self.library.get(request.get_ref()).await?))
+    }
+
+    async fn retire_bot(&self, request: Request<pb::RetireBotRequest>) -> Reply<pb::RetireBotResponse> {
+        self.library.retire(&request.get_ref().bot_id).await?;
+        Ok(Response::new(pb::RetireBotResponse {}))
+    }
+
+    async fn run_match(&self, request: Request<pb::RunMatchRequest>) -> Reply<pb::RunMatchResponse> {
+        Ok(Response::new(self.library.run_match(request.into_inner()).await?))
+    }
+}

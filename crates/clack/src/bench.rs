@@ -79,7 +79,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let config = ServeConfig { concurrency_limit: args.games * 4, ..ServeConfig::default() };
-    let server = tokio::spawn(clack_server::serve(hub, listener, config, async {
+    let server = tokio::spawn(clack_server::serve(hub, None, listener, config, async {
         let _ = stopped.await;
     }));
     let mut channels = Vec::new();

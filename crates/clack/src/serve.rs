@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use clack_server::{Hub, Limits, ServeConfig};
+use clack_server::{BotLibrary, Hub, Limits, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -61,7 +61,9 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         DurabilityArg::Batched => Durability::Batched,
     };
     let store = Durable::new(Arc::new(store), durability);
-    let hub = Hub::open(store, None, Limits { live_games: args.max_live_games }).await?;
+    let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
+    let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
+    let hub = Hub::open(store, Some(host), Limits { live_games: args.max_live_games }).await?;
     let listener =
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
     let addr = listener.local_addr()?;
@@ -71,7 +73,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         concurrency_limit: args.concurrency_limit,
     };
-    clack_server::serve(hub, listener, config, shutdown_signal()).await.map_err(|e| anyhow::anyhow!(e))?;
+    clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await.map_err(|e| anyhow::anyhow!(e))?;
     Ok(())
 }
 

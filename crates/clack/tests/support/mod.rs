@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clack_proto::v1 as pb;
 use clack_proto::v1::game_service_client::GameServiceClient;
 use clack_proto::v1::replay_service_client::ReplayServiceClient;
-use clack_server::{Hub, Limits, ServeConfig};
+use clack_server::{BotLibrary, Hub, Limits, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
@@ -24,16 +24,18 @@ impl Server {
     /// Starts the server in-process on 127.0.0.1:0 over a sled store in `dir`.
     pub async fn start(dir: &Path, durability: Durability) -> Server {
         let store = Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), durability);
-        let hub = Hub::open(store, None, Limits::default()).await.expect("hub opens");
-        Server::start_with(hub, ServeConfig::default()).await
+        let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
+        let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
+        let hub = Hub::open(store, Some(host), Limits::default()).await.expect("hub opens");
+        Server::start_with(hub, Some(bots), ServeConfig::default()).await
     }
 
-    pub async fn start_with(hub: Arc<Hub>, config: ServeConfig) -> Server {
+    pub async fn start_with(hub: Arc<Hub>, bots: Option<Arc<BotLibrary>>, config: ServeConfig) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            clack_server::serve(hub, listener, config, async {
+            clack_server::serve(hub, bots, listener, config, async {
                 let _ = stopped.await;
             })
             .await
@@ -53,6 +55,12 @@ impl Server {
 
     pub async fn games(&self) -> GameServiceClient<Channel> {
         GameServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
+    }
+
+    pub async fn bots(&self) -> clack_proto::v1::bot_service_client::BotServiceClient<Channel> {
+        clack_proto::v1::bot_service_client::BotServiceClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect")
     }
 
     pub async fn replay(&self) -> ReplayServiceClient<Channel> {

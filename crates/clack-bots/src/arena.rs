@@ -1,0 +1,189 @@
+//! Matches between bots, without a server: N games with seats rotated, results per entrant, and
+//! Elo ratings. Used by `clack arena` and by the server's `RunMatch`.
+
+use std::time::Duration;
+
+use clack_rules::game::{Game, Options, Turn};
+use clack_rules::{Dealer, Seat};
+use rhai::Engine;
+
+use crate::{Bot, Limits, Played};
+
+/// One bot in a match.
+#[derive(Clone, Debug)]
+pub struct Entrant {
+    /// How the report names it (for example `name@version`).
+    pub label: String,
+    pub bot: Bot,
+    /// Its rating before the match.
+    pub rating: f64,
+}
+
+/// What one entrant did over a match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standing {
+    pub label: String,
+    pub games: u32,
+    pub wins: u32,
+    pub mean_score: f64,
+    /// Half-width of the 95% confidence interval of the mean score.
+    pub score_ci95: f64,
+    pub faults: u64,
+    pub decisions: u64,
+    pub mean_decision: Duration,
+    /// Rating after the match.
+    pub rating: f64,
+}
+
+/// Elo's K factor per pairwise result.
+const K: f64 = 16.0;
+
+/// Plays `games` games of `options` between `entrants` (one per seat), rotating seats every game;
+/// game `i` is dealt from `seed + i`. `progress` is told after each game.
+pub fn play_match(
+    engine: &Engine,
+    limits: &Limits,
+    options: Options,
+    entrants: &[Entrant],
+    games: u32,
+    seed: u64,
+    mut progress: impl FnMut(u32),
+) -> Vec<Standing> {
+    let n = entrants.len();
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
+    let mut standings: Vec<Standing> =
+        entrants.iter().map(|e| Standing { label: e.label.clone(), rating: e.rating, ..Standing::default() }).collect();
+    let mut total_time = vec![Duration::ZERO; n];
+    for game_index in 0..games {
+        // Seat s is played by entrant (s + game_index) mod n.
+        let at = |seat: usize| (seat + game_index as usize) % n;
+        let result = play_game(engine, limits, options, entrants, &at, seed.wrapping_add(u64::from(game_index)));
+        let mut final_scores = vec![0.0; n];
+        for seat in 0..n {
+            let who = at(seat);
+            let standing = &mut standings[who];
+            standing.games += 1;
+            standing.faults += result.faults[seat];
+            standing.decisions += result.decisions[seat];
+            total_time[who] += result.time[seat];
+            if result.winners.contains(&Seat(seat as u8)) {
+                standing.wins += 1;
+            }
+            final_scores[who] = result.scores[seat];
+            scores[who].push(result.scores[seat]);
+        }
+        update_ratings(&mut standings, &final_scores);
+        progress(game_index + 1);
+    }
+    for (who, standing) in standings.iter_mut().enumerate() {
+        let (mean, ci) = mean_ci95(&scores[who]);
+        standing.mean_score = mean;
+        standing.score_ci95 = ci;
+        standing.mean_decision = if standing.decisions == 0 {
+            Duration::ZERO
+        } else {
+            total_time[who] / u32::try_from(standing.decisions).unwrap_or(u32::MAX)
+        };
+    }
+    standings
+}
+
+/// Every pair of entrants plays an Elo "game" decided by their final scores.
+fn update_ratings(standings: &mut [Standing], scores: &[f64]) {
+    let n = standings.len();
+    let before: Vec<f64> = standings.iter().map(|s| s.rating).collect();
+    for a in 0..n {
+        let mut delta = 0.0;
+        for b in (0..n).filter(|&b| b != a) {
+            let expected = 1.0 / (1.0 + 10f64.powf((before[b] - before[a]) / 400.0));
+            let actual = match scores[a].partial_cmp(&scores[b]) {
+                Some(std::cmp::Ordering::Greater) => 1.0,
+                Some(std::cmp::Ordering::Less) => 0.0,
+                _ => 0.5,
+            };
+            delta += K * (actual - expected);
+        }
+        standings[a].rating = before[a] + delta / (n - 1).max(1) as f64;
+    }
+}
+
+/// Mean and the half-width of its 95% confidence interval (normal approximation).
+pub fn mean_ci95(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    if values.len() < 2 {
+        return (mean, 0.0);
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (variance / n).sqrt())
+}
+
+struct GameResult {
+    winners: Vec<Seat>,
+    /// Each seat's final score (its side's, with teams).
+    scores: Vec<f64>,
+    faults: Vec<u64>,
+    decisions: Vec<u64>,
+    time: Vec<Duration>,
+}
+
+fn play_game(
+    engine: &Engine,
+    limits: &Limits,
+    options: Options,
+    entrants: &[Entrant],
+    at: &dyn Fn(usize) -> usize,
+    seed: u64,
+) -> GameResult {
+    let n = entrants.len();
+    let mut game = Game::new(options).unwrap_or_else(|_| unreachable!("options were validated by the caller"));
+    let mut history: Vec<Played> = Vec::new();
+    let mut result = GameResult {
+        winners: Vec::new(),
+        scores: vec![0.0; n],
+        faults: vec![0; n],
+        decisions: vec![0; n],
+        time: vec![Duration::ZERO; n],
+    };
+    let mut sequence = 0u64;
+    loop {
+        sequence += 1;
+        match game.turn() {
+            Turn::Over => break,
+            Turn::Chance => {
+                let Some(chance) = game.sample_chance(&mut Dealer::for_event(seed, sequence)) else { break };
+                if game.apply_chance(chance).is_err() {
+                    break;
+                }
+            }
+            Turn::Seat { seat } => {
+                let bot = &entrants[at(seat.index())].bot;
+                let decision = bot.decide(engine, limits, &game, seat, &history);
+                let s = seat.index();
+                result.decisions[s] += 1;
+                result.time[s] += decision.elapsed;
+                let legal = game.legal_actions();
+                let index = decision.choice.unwrap_or_else(|_| {
+                    result.faults[s] += 1;
+                    0
+                });
+                let Some(&action) = legal.get(index) else { break };
+                let Ok(effects) = game.apply(seat, action) else { break };
+                history.push(Played { seat, action, points: effects.scored() });
+            }
+        }
+    }
+    result.winners = game.winners();
+    let scores = game.scores();
+    for seat in 0..n {
+        let side = match &game {
+            Game::Straight(g) => g.options().side(Seat(seat as u8)),
+            Game::Streets(_) => seat,
+        };
+        result.scores[seat] = scores.get(side).copied().unwrap_or(0) as f64;
+    }
+    result
+}

@@ -1,0 +1,357 @@
+//! The bot library: uploaded scripts in the store, compiled on demand, run as players.
+//!
+//! A bot's id is its name; each upload of new source adds a version (the hash of the source).
+//! Sources live under `botsrc/{id}/{version}`, a bot's summary (versions, ratings, statistics)
+//! under `bot/{id}`. Decisions run on tokio's blocking threads, at most one per core at a time
+//! (a semaphore), so scripts never stall the async runtime and never crowd out request handling.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, RwLock};
+
+use clack_bots::arena::{Entrant, play_match};
+use clack_bots::{Bot, Limits, Played, random_bot, sandbox, version_of};
+use clack_log::GameLog;
+use clack_log::convert::{FieldError, kind_to_proto};
+use clack_proto::v1 as pb;
+use clack_rules::Seat;
+use clack_rules::game::{Game, Kind};
+use clack_store::Durable;
+use prost::Message;
+use rhai::Engine;
+use tokio::sync::Semaphore;
+
+use crate::bots::{BotHost, Decision, Fault};
+use crate::error::{Error, Result};
+
+pub struct BotLibrary {
+    store: Durable,
+    engine: Arc<Engine>,
+    limits: Limits,
+    pool: Arc<Semaphore>,
+    bots: RwLock<HashMap<String, pb::BotSummary>>,
+    compiled: RwLock<HashMap<(String, String), Arc<Bot>>>,
+    /// What each bot printed in its latest decision, capped by the sandbox.
+    output: Mutex<HashMap<String, String>>,
+}
+
+impl std::fmt::Debug for BotLibrary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotLibrary").field("limits", &self.limits).finish_non_exhaustive()
+    }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn kind_of(value: i32) -> Result<Kind> {
+    clack_log::convert::kind_filter(value, "kind")?
+        .ok_or_else(|| FieldError::new("kind", "say straight or streets").into())
+}
+
+/// Rating of a version nobody has played yet.
+const START_RATING: f64 = 1500.0;
+
+impl BotLibrary {
+    /// Loads every bot summary from the store.
+    pub async fn open(store: Durable, limits: Limits) -> Result<Arc<BotLibrary>> {
+        let mut bots = HashMap::new();
+        for (_, bytes) in store.scan("bot/").await? {
+            let summary = pb::BotSummary::decode(bytes.as_slice()).map_err(|e| Error::Internal(e.to_string()))?;
+            bots.insert(summary.bot_id.clone(), summary);
+        }
+        let threads = std::thread::available_parallelism().map_or(2, usize::from);
+        Ok(Arc::new(BotLibrary {
+            store,
+            engine: Arc::new(sandbox::engine(&limits)),
+            limits,
+            pool: Arc::new(Semaphore::new(threads)),
+            bots: RwLock::new(bots),
+            compiled: RwLock::new(HashMap::new()),
+            output: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    fn compile(&self, source: &str) -> Result<Bot> {
+        Bot::compile(&self.engine, &self.limits, source).map_err(|e| match e {
+            clack_bots::CompileError::TooLarge { .. } => Error::ResourceExhausted(format!("source: {e}")),
+            other => FieldError::new("source", other.to_string()).into(),
+        })
+    }
+
+    async fn save(&self, summary: &pb::BotSummary) -> Result<()> {
+        self.store.put(&format!("bot/{}", summary.bot_id), summary.encode_to_vec()).await?;
+        write(&self.bots).insert(summary.bot_id.clone(), summary.clone());
+        Ok(())
+    }
+
+    fn summary(&self, bot_id: &str) -> Result<pb::BotSummary> {
+        read(&self.bots).get(bot_id).cloned().ok_or_else(|| Error::NotFound(format!("no bot {bot_id}")))
+    }
+
+    pub async fn upload(&self, request: pb::UploadBotRequest) -> Result<pb::UploadBotResponse> {
+        let name = request.name.trim();
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid {
+            return Err(FieldError::new("name", "1 to 64 letters, digits, '-' or '_'").into());
+        }
+        let kind = kind_of(request.kind)?;
+        self.compile(&request.source)?;
+        let version = version_of(&request.source);
+        let mut summary = read(&self.bots).get(name).cloned().unwrap_or_else(|| pb::BotSummary {
+            bot_id: name.to_owned(),
+            name: name.to_owned(),
+            kind: kind_to_proto(kind) as i32,
+            retired: false,
+            versions: Vec::new(),
+        });
+        if summary.kind != kind_to_proto(kind) as i32 {
+            return Err(Error::FailedPrecondition(format!("bot {name} plays the other game; choose another name")));
+        }
+        if summary.retired {
+            return Err(Error::FailedPrecondition(format!("bot {name} is retired")));
+        }
+        if !summary.versions.iter().any(|v| v.version == version) {
+            self.store.put(&format!("botsrc/{name}/{version}"), request.source.clone().into_bytes()).await?;
+            summary.versions.push(pb::BotVersion {
+                version: version.clone(),
+                uploaded_unix_millis: crate::now(),
+                size: request.source.len() as u32,
+                rating: START_RATING,
+                ..Default::default()
+            });
+            self.save(&summary).await?;
+            tracing::info!(bot = name, %version, "bot uploaded");
+        }
+        Ok(pb::UploadBotResponse { bot_id: name.to_owned(), version })
+    }
+
+    /// The version asked for, or the newest.
+    fn resolve(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
+        let summary = self.summary(bot_id)?;
+        let version = match version {
+            Some(v) if summary.versions.iter().any(|x| x.version == v) => v.to_owned(),
+            Some(v) => return Err(Error::NotFound(format!("bot {bot_id} has no version {v}"))),
+            None => summary
+                .versions
+                .last()
+                .map(|v| v.version.clone())
+                .ok_or_else(|| Error::NotFound(format!("bot {bot_id} has no version")))?,
+        };
+        Ok((summary, version))
+    }
+
+    async fn source(&self, bot_id: &str, version: &str) -> Result<String> {
+        let bytes = self.store.get(&format!("botsrc/{bot_id}/{version}")).await?;
+        let bytes = bytes.ok_or_else(|| Error::NotFound(format!("bot {bot_id} has no version {version}")))?;
+        String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))
+    }
+
+    async fn bot(&self, bot_id: &str, version: &str) -> Result<Arc<Bot>> {
+        let key = (bot_id.to_owned(), version.to_owned());
+        if let Some(bot) = read(&self.compiled).get(&key) {
+            return Ok(bot.clone());
+        }
+        let bot = Arc::new(self.compile(&self.source(bot_id, version).await?)?);
+        write(&self.compiled).insert(key, bot.clone());
+        Ok(bot)
+    }
+
+    pub async fn validate(&self, request: pb::ValidateBotRequest) -> Result<pb::ValidateBotResponse> {
+        let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
+        let kind = kind_of(summary.kind)?;
+        let games = match request.games {
+            0 => 4,
+            n if n <= 20 => n,
+            _ => return Err(FieldError::new("games", "at most 20").into()),
+        };
+        let bot = self.bot(&summary.bot_id, &version).await?;
+        let random = self.compile(random_bot(kind))?;
+        let options = clack_rules::game::Options::default_for(kind);
+        let players = usize::from(options.players());
+        let mut entrants = vec![Entrant { label: summary.bot_id.clone(), bot: (*bot).clone(), rating: START_RATING }];
+        entrants.extend((1..players).map(|i| Entrant {
+            label: format!("random-{i}"),
+            bot: random.clone(),
+            rating: START_RATING,
+        }));
+        let (engine, limits) = (self.engine.clone(), self.limits);
+        let standings =
+            self.blocking(move || play_match(&engine, &limits, options, &entrants, games, 1, |_| {})).await?;
+        let mine = &standings[0];
+        // One more decision, to show the author what the bot prints.
+        let (game, seat) = first_position(kind);
+        let decision = bot.decide(&self.engine, &self.limits, &game, seat, &[]);
+        let reasons =
+            decision.choice.as_ref().err().map(|f| vec![format!("{}: {}", f.reason, f.detail)]).unwrap_or_default();
+        Ok(pb::ValidateBotResponse {
+            ok: mine.faults == 0 && reasons.is_empty(),
+            games: mine.games,
+            wins: mine.wins,
+            faults: mine.faults as u32,
+            fault_reasons: reasons,
+            output: decision.output,
+        })
+    }
+
+    async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+        let _permit = self.pool.acquire().await.map_err(|e| Error::Internal(e.to_string()))?;
+        tokio::task::spawn_blocking(f).await.map_err(|e| Error::Internal(format!("bot task failed: {e}")))
+    }
+
+    pub fn list(&self, request: &pb::ListBotsRequest) -> Result<pb::ListBotsResponse> {
+        let kind = clack_log::convert::kind_filter(request.kind, "kind")?;
+        let mut bots: Vec<pb::BotSummary> = read(&self.bots)
+            .values()
+            .filter(|b| request.include_retired || !b.retired)
+            .filter(|b| kind.is_none_or(|k| b.kind == kind_to_proto(k) as i32))
+            .cloned()
+            .collect();
+        bots.sort_by(|a, b| a.bot_id.cmp(&b.bot_id));
+        Ok(pb::ListBotsResponse { bots })
+    }
+
+    pub async fn get(&self, request: &pb::GetBotRequest) -> Result<pb::GetBotResponse> {
+        let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
+        let source = self.source(&summary.bot_id, &version).await?;
+        let output = self
+            .output
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&summary.bot_id)
+            .cloned()
+            .unwrap_or_default();
+        Ok(pb::GetBotResponse { bot: Some(summary), source, output })
+    }
+
+    pub async fn retire(&self, bot_id: &str) -> Result<()> {
+        let mut summary = self.summary(bot_id)?;
+        summary.retired = true;
+        self.save(&summary).await
+    }
+
+    pub async fn run_match(&self, request: pb::RunMatchRequest) -> Result<pb::RunMatchResponse> {
+        let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
+        if request.entrants.len() != usize::from(options.players()) {
+            return Err(FieldError::new("entrants", format!("one per seat: {}", options.players())).into());
+        }
+        if !(1..=1000).contains(&request.games) {
+            return Err(FieldError::new("games", "from 1 to 1000").into());
+        }
+        let mut entrants = Vec::new();
+        let mut keys = Vec::new();
+        for (i, entrant) in request.entrants.iter().enumerate() {
+            let (summary, version) = self.resolve(&entrant.bot_id, entrant.version.as_deref())?;
+            if summary.kind != kind_to_proto(options.kind()) as i32 {
+                return Err(FieldError::new(format!("entrants[{i}]"), "plays the other game").into());
+            }
+            let rating = summary.versions.iter().find(|v| v.version == version).map_or(START_RATING, |v| v.rating);
+            let bot = self.bot(&summary.bot_id, &version).await?;
+            entrants.push(Entrant { label: format!("{}@{version}", summary.bot_id), bot: (*bot).clone(), rating });
+            keys.push((summary.bot_id.clone(), version));
+        }
+        let (engine, limits, games, seed) =
+            (self.engine.clone(), self.limits, request.games, request.seed.unwrap_or(0));
+        let standings =
+            self.blocking(move || play_match(&engine, &limits, options, &entrants, games, seed, |_| {})).await?;
+        let mut results = Vec::new();
+        for ((bot_id, version), standing) in keys.iter().zip(&standings) {
+            self.record(bot_id, version, standing).await?;
+            results.push(pb::EntrantResult {
+                bot_id: bot_id.clone(),
+                version: version.clone(),
+                wins: standing.wins,
+                mean_score: standing.mean_score,
+                score_ci95: standing.score_ci95,
+                faults: standing.faults,
+                mean_decision_micros: standing.mean_decision.as_secs_f64() * 1e6,
+                rating: standing.rating,
+            });
+        }
+        Ok(pb::RunMatchResponse { games: request.games, results })
+    }
+
+    /// Adds a match's results to a version's statistics and keeps its new rating.
+    async fn record(&self, bot_id: &str, version: &str, standing: &clack_bots::arena::Standing) -> Result<()> {
+        let mut summary = self.summary(bot_id)?;
+        if let Some(v) = summary.versions.iter_mut().find(|v| v.version == version) {
+            let decisions_before = v.games as f64;
+            v.games += u64::from(standing.games);
+            v.wins += u64::from(standing.wins);
+            v.faults += standing.faults;
+            v.rating = standing.rating;
+            let micros = standing.mean_decision.as_secs_f64() * 1e6;
+            v.mean_decision_micros = (v.mean_decision_micros * decisions_before + micros * f64::from(standing.games))
+                / v.games.max(1) as f64;
+        }
+        self.save(&summary).await
+    }
+}
+
+/// The first position of a game where a seat is to move.
+fn first_position(kind: Kind) -> (Game, Seat) {
+    let mut game =
+        Game::new(clack_rules::game::Options::default_for(kind)).unwrap_or_else(|_| unreachable!("defaults are valid"));
+    let mut sequence = 0;
+    while game.turn() == clack_rules::game::Turn::Chance {
+        sequence += 1;
+        let Some(chance) = game.sample_chance(&mut clack_rules::Dealer::for_event(0, sequence)) else { break };
+        if game.apply_chance(chance).is_err() {
+            break;
+        }
+    }
+    let seat = match game.turn() {
+        clack_rules::game::Turn::Seat { seat } => seat,
+        _ => Seat(0),
+    };
+    (game, seat)
+}
+
+impl BotHost for BotLibrary {
+    fn decide<'a>(
+        &'a self,
+        bot_id: &'a str,
+        version: &'a str,
+        log: &'a GameLog,
+        seat: Seat,
+    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
+        Box::pin(async move {
+            let bot = self
+                .bot(bot_id, version)
+                .await
+                .map_err(|e| Fault { reason: "unknown_bot".into(), detail: e.to_string() })?;
+            let game = log.game().clone();
+            let history: Vec<Played> =
+                log.history().iter().map(|&(seat, action, points)| Played { seat, action, points }).collect();
+            let (engine, limits) = (self.engine.clone(), self.limits);
+            let decision = self
+                .blocking(move || bot.decide(&engine, &limits, &game, seat, &history))
+                .await
+                .map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })?;
+            if !decision.output.is_empty() {
+                self.output
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(bot_id.to_owned(), decision.output.clone());
+            }
+            let index = decision.choice.map_err(|f| Fault { reason: f.reason.to_owned(), detail: f.detail })?;
+            log.game()
+                .legal_actions()
+                .get(index)
+                .copied()
+                .ok_or_else(|| Fault { reason: "bad_answer".into(), detail: "no such legal action".into() })
+        })
+    }
+
+    fn knows(&self, bot_id: &str, version: &str) -> bool {
+        read(&self.bots).get(bot_id).is_some_and(|b| !b.retired && b.versions.iter().any(|v| v.version == version))
+    }
+}

@@ -1,0 +1,166 @@
+//! Bots over gRPC: upload, validate, list, get, retire; games whose seats are bots play to the
+//! end by themselves; a hostile bot's faults are recorded while the game goes on; matches
+//! report results and keep ratings.
+
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use clack_proto::v1 as pb;
+use clack_proto::v1::event::Payload;
+use clack_store::Durability;
+use support::{Server, spectate, straight_options};
+use tonic::Code;
+
+fn source(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)).expect("script")
+}
+
+fn bot_seat(bot_id: &str, version: &str) -> pb::SeatSpec {
+    pb::SeatSpec {
+        occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat { bot_id: bot_id.into(), version: version.into() })),
+    }
+}
+
+async fn wait_finished(
+    client: &mut clack_proto::v1::game_service_client::GameServiceClient<tonic::transport::Channel>,
+    game: &str,
+) -> pb::View {
+    let started = Instant::now();
+    loop {
+        let view = spectate(client, game).await;
+        if view.status == pb::GameStatus::Finished as i32 {
+            return view;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "the bot game did not finish");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_play_games_by_themselves_and_faults_are_recorded() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let mut bots = server.bots().await;
+    let mut games = server.games().await;
+    let upload = |name: &str, kind: pb::GameKind, path: &str| pb::UploadBotRequest {
+        name: name.into(),
+        kind: kind as i32,
+        source: source(path),
+    };
+    let greedy = bots
+        .upload_bot(upload("greedy", pb::GameKind::Straight, "bots/straight-greedy.rhai"))
+        .await
+        .expect("upload")
+        .into_inner();
+    let again = bots
+        .upload_bot(upload("greedy", pb::GameKind::Straight, "bots/straight-greedy.rhai"))
+        .await
+        .expect("upload")
+        .into_inner();
+    assert_eq!(greedy.version, again.version, "the version is the content hash");
+    let looping = bots
+        .upload_bot(upload("looper", pb::GameKind::Straight, "tests/hostile/endless-loop.rhai"))
+        .await
+        .expect("upload")
+        .into_inner();
+    let broken = pb::UploadBotRequest {
+        name: "broken".into(),
+        kind: pb::GameKind::Straight as i32,
+        source: "fn choose(view) {".into(),
+    };
+    let status = bots.upload_bot(broken).await.expect_err("does not compile");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("source"));
+
+    let validated = bots
+        .validate_bot(pb::ValidateBotRequest { bot_id: "greedy".into(), version: None, games: 2 })
+        .await
+        .expect("validate")
+        .into_inner();
+    assert!(validated.ok && validated.games == 2 && validated.faults == 0, "{validated:?}");
+
+    // A game of bots only plays to the end by itself; one seat loops and faults every move.
+    let seats = vec![bot_seat("greedy", &greedy.version), bot_seat("looper", &looping.version)];
+    let created = games
+        .create_game(pb::CreateGameRequest { options: Some(straight_options(2, 60)), seats, seed: Some(3) })
+        .await
+        .expect("create")
+        .into_inner();
+    let view = wait_finished(&mut games, &created.game_id).await;
+    assert_eq!(view.winners, vec![0], "greedy beats a bot that never answers");
+    let log = server
+        .replay()
+        .await
+        .get_log(pb::GetLogRequest { game_id: created.game_id.clone() })
+        .await
+        .expect("log")
+        .into_inner();
+    let faults: Vec<&pb::BotFaulted> = log
+        .events
+        .iter()
+        .filter_map(|e| match &e.payload {
+            Some(Payload::BotFaulted(f)) => Some(f),
+            _ => None,
+        })
+        .collect();
+    assert!(!faults.is_empty());
+    assert!(faults.iter().all(|f| f.seat == 1 && (f.reason == "deadline" || f.reason == "operations")), "{faults:?}");
+
+    let unknown = games
+        .create_game(pb::CreateGameRequest {
+            options: Some(straight_options(2, 60)),
+            seats: vec![bot_seat("nobody", "0"), bot_seat("greedy", &greedy.version)],
+            seed: None,
+        })
+        .await
+        .expect_err("unknown bot");
+    assert_eq!(unknown.code(), Code::NotFound);
+
+    let listed = bots.list_bots(pb::ListBotsRequest::default()).await.expect("list").into_inner();
+    assert_eq!(listed.bots.len(), 2);
+    let got =
+        bots.get_bot(pb::GetBotRequest { bot_id: "greedy".into(), version: None }).await.expect("get").into_inner();
+    assert_eq!(got.source, source("bots/straight-greedy.rhai"));
+    bots.retire_bot(pb::RetireBotRequest { bot_id: "looper".into() }).await.expect("retire");
+    assert_eq!(bots.list_bots(pb::ListBotsRequest::default()).await.expect("list").into_inner().bots.len(), 1);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_reports_per_bot_results_and_keeps_ratings() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let mut bots = server.bots().await;
+    for (name, path) in [("builder", "bots/streets-builder.rhai"), ("random", "bots/streets-random.rhai")] {
+        bots.upload_bot(pb::UploadBotRequest {
+            name: name.into(),
+            kind: pb::GameKind::Streets as i32,
+            source: source(path),
+        })
+        .await
+        .expect("upload");
+    }
+    let options = pb::GameOptions {
+        rules: Some(pb::game_options::Rules::Streets(pb::StreetsOptions { players: Some(2), ..Default::default() })),
+    };
+    let entrants = vec![
+        pb::MatchEntrant { bot_id: "builder".into(), version: None },
+        pb::MatchEntrant { bot_id: "random".into(), version: None },
+    ];
+    let report = bots
+        .run_match(pb::RunMatchRequest { options: Some(options), entrants, games: 20, seed: Some(1) })
+        .await
+        .expect("match")
+        .into_inner();
+    assert_eq!(report.results.len(), 2);
+    assert_eq!(report.results.iter().map(|r| r.wins).sum::<u32>() >= 20, true, "every game has a winner");
+    let rating = report.results[0].rating;
+    let stored =
+        bots.get_bot(pb::GetBotRequest { bot_id: "builder".into(), version: None }).await.expect("get").into_inner();
+    let version = &stored.bot.expect("summary").versions[0];
+    assert_eq!(version.rating, rating, "the rating is kept");
+    assert_eq!(version.games, 20);
+    server.stop().await;
+}
