@@ -40,10 +40,14 @@ fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> Dynamic) -> Dyn
 /// `view.legal` is an index into `game.legal_actions()`).
 pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
     let legal = game.legal_actions();
-    let scored = |action: Action| {
+    let after = |action: Action| {
         let mut probe = game.clone();
-        probe.apply(seat, action).map_or(0, |e| e.scored())
+        let points = probe.apply(seat, action).map_or(0, |e| e.scored());
+        (points, probe)
     };
+    let scored = |action: Action| after(action).0;
+    // The points of each legal action again, as a plain array: the cheapest thing to scan.
+    let points = array(legal.iter().map(|&a| scored(a)), int);
     // A number that differs from turn to turn, for bots that want to vary: no clock, no
     // generator, so a replayed game decides the same.
     let nonce = (history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seat.0);
@@ -53,6 +57,7 @@ pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
     let common = [
         ("seat", int(seat.0)),
         ("nonce", int((nonce >> 33) as i64)),
+        ("points", points),
         ("scores", array(game.scores(), int)),
         ("history", history),
     ];
@@ -70,9 +75,9 @@ pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
                 ("south", arm(Arm::South)),
                 ("count", int(layout.count())),
             ]);
-            let legal = array(legal, |a| match a {
-                Action::Straight(s) => straight_entry(s, scored(a)),
-                Action::Streets(_) => Dynamic::UNIT,
+            let legal = array(legal, |a| match (a, after(a)) {
+                (Action::Straight(s), (points, Game::Straight(next))) => straight_entry(s, points, &next),
+                _ => Dynamic::UNIT,
             });
             map(common.into_iter().chain([
                 ("game", Dynamic::from("straight".to_owned())),
@@ -108,7 +113,7 @@ pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
     }
 }
 
-fn straight_entry(action: straight::Action, points: u32) -> Dynamic {
+fn straight_entry(action: straight::Action, points: u32, next: &straight::State) -> Dynamic {
     let (kind, t, arm, matched) = match action {
         straight::Action::Lead { tile } => ("lead", Some(tile), None, None),
         straight::Action::Play { tile, arm, matched } => ("play", Some(tile), Some(arm), Some(matched)),
@@ -121,6 +126,8 @@ fn straight_entry(action: straight::Action, points: u32) -> Dynamic {
         ("arm", arm.map_or(Dynamic::UNIT, |a| Dynamic::from(a.name().to_owned()))),
         ("matched", matched.map_or(Dynamic::UNIT, int)),
         ("points", int(points)),
+        ("count_after", int(next.layout().count())),
+        ("ends_after", array(next.open_ends().iter().map(|&(_, n)| n), int)),
         ("text", Dynamic::from(action.to_string())),
     ])
 }

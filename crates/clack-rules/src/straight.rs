@@ -666,6 +666,11 @@ impl State {
         actions
     }
 
+    /// Every (arm, number) a tile may be laid against now, in legal-action order.
+    pub fn open_ends(&self) -> &[(Arm, u8)] {
+        &self.open.ends
+    }
+
     /// Whether `seat` may take `action` now.
     pub fn is_legal(&self, seat: Seat, action: Action) -> bool {
         self.check(seat, action).is_ok()

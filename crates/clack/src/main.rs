@@ -2,6 +2,7 @@
 //! only parses arguments and dispatches.
 
 mod bench;
+mod botcli;
 mod selfplay;
 mod serve;
 
@@ -16,6 +17,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Play a match between bot scripts, seats rotated, and report results and ratings.
+    Arena(botcli::ArenaArgs),
+    /// Tools for bot authors.
+    #[command(subcommand)]
+    Bot(BotCommand),
     /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
     Bench(bench::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
@@ -24,8 +30,17 @@ enum Command {
     Selfplay(selfplay::Args),
 }
 
+#[derive(Debug, Subcommand)]
+enum BotCommand {
+    /// Play one game of a bot script against random bots, showing its decisions, what it printed
+    /// and any fault.
+    Test(botcli::TestArgs),
+}
+
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Command::Arena(args) => botcli::arena(&args),
+        Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),

@@ -26,7 +26,7 @@ pub(crate) enum SetArg {
 }
 
 /// Which game and its table, as given on the command line.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub(crate) struct TableArgs {
     /// Which game.
     #[arg(long)]

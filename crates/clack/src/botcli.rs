@@ -1,0 +1,180 @@
+//! `clack bot test` and `clack arena`: bots on the command line, no server needed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clack_bots::arena::{Entrant, play_match};
+use clack_bots::{Bot, Limits, Played, random_bot, sandbox};
+use clack_rules::game::{Game, Turn};
+use clack_rules::{Dealer, Kind};
+
+use crate::selfplay::{GameArg, TableArgs};
+
+fn kind(game: GameArg) -> Kind {
+    match game {
+        GameArg::Straight => Kind::Straight,
+        GameArg::Streets => Kind::Streets,
+    }
+}
+
+fn load(engine: &rhai::Engine, limits: &Limits, path: &Path) -> anyhow::Result<Bot> {
+    let source = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Bot::compile(engine, limits, &source).with_context(|| format!("{} is not a bot", path.display()))
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct TestArgs {
+    /// The bot script.
+    file: PathBuf,
+    #[command(flatten)]
+    table: TableArgs,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// Plays one game of the bot (seat 0) against random bots, showing every decision it makes.
+#[allow(clippy::print_stdout)]
+pub(crate) fn test(args: &TestArgs) -> anyhow::Result<()> {
+    let limits = Limits::default();
+    let engine = sandbox::engine(&limits);
+    let bot = load(&engine, &limits, &args.file)?;
+    let options = args.table.options()?;
+    let random = Bot::compile(&engine, &limits, random_bot(kind(args.table.game)))?;
+    let mut game = Game::new(options)?;
+    let mut history: Vec<Played> = Vec::new();
+    let (mut sequence, mut faults, mut decisions) = (0u64, 0, 0);
+    println!("{} version {} as seat 0, against random bots", args.file.display(), bot.version());
+    loop {
+        sequence += 1;
+        match game.turn() {
+            Turn::Over => break,
+            Turn::Chance => {
+                let chance =
+                    game.sample_chance(&mut Dealer::for_event(args.seed, sequence)).context("a chance outcome")?;
+                game.apply_chance(chance)?;
+            }
+            Turn::Seat { seat } => {
+                let player = if seat.0 == 0 { &bot } else { &random };
+                let decision = player.decide(&engine, &limits, &game, seat, &history);
+                let legal = game.legal_actions();
+                let index = match &decision.choice {
+                    Ok(index) => *index,
+                    Err(fault) => {
+                        if seat.0 == 0 {
+                            faults += 1;
+                            println!("  FAULT ({}): {} — playing the first legal action", fault.reason, fault.detail);
+                        }
+                        0
+                    }
+                };
+                let action = legal[index];
+                let effects = game.apply(seat, action)?;
+                if seat.0 == 0 {
+                    decisions += 1;
+                    println!(
+                        "  {:>4} µs  {action:<14} {:>3} points  (of {} legal)",
+                        decision.elapsed.as_micros(),
+                        effects.scored(),
+                        legal.len()
+                    );
+                    for line in decision.output.lines() {
+                        println!("           printed: {line}");
+                    }
+                }
+                history.push(Played { seat, action, points: effects.scored() });
+            }
+        }
+    }
+    println!("{}", game.render());
+    println!("scores {:?}, winners {:?}; {decisions} decisions, {faults} faults", game.scores(), game.winners());
+    Ok(())
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ArenaArgs {
+    #[command(flatten)]
+    table: TableArgs,
+    /// Bot scripts, one per seat, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    bots: Vec<PathBuf>,
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Ratings kept across matches: read before, written after (`label rating` lines).
+    #[arg(long)]
+    ratings: Option<PathBuf>,
+}
+
+fn read_ratings(path: Option<&Path>) -> anyhow::Result<HashMap<String, f64>> {
+    let Some(path) = path.filter(|p| p.exists()) else { return Ok(HashMap::new()) };
+    let text = std::fs::read_to_string(path)?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let (label, rating) = line.rsplit_once(' ').context("a line is `label rating`")?;
+            Ok((label.to_owned(), rating.parse()?))
+        })
+        .collect()
+}
+
+#[allow(clippy::print_stdout)]
+pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
+    let table = TableArgs { players: Some(args.bots.len() as u8), ..args.table.clone() };
+    let options = table.options()?;
+    if args.bots.len() < 2 {
+        bail!("name at least two bots");
+    }
+    let limits = Limits::default();
+    let engine = sandbox::engine(&limits);
+    let mut ratings = read_ratings(args.ratings.as_deref())?;
+    let mut entrants = Vec::new();
+    for path in &args.bots {
+        let bot = load(&engine, &limits, path)?;
+        let stem = path.file_stem().map_or_else(|| "bot".into(), |s| s.to_string_lossy().into_owned());
+        let label = format!("{stem}@{}", bot.version());
+        let rating = ratings.get(&label).copied().unwrap_or(1500.0);
+        entrants.push(Entrant { label, bot, rating });
+    }
+    let bar = indicatif::ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let standings = play_match(&engine, &limits, options, &entrants, args.games, args.seed, |done| {
+        bar.set_position(u64::from(done))
+    });
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{} games of {} in {seconds:.2} s ({:.1} games/s), seats rotated",
+        args.games,
+        kind(args.table.game).name(),
+        f64::from(args.games) / seconds
+    );
+    println!(
+        "{:<32} {:>6} {:>16} {:>7} {:>13} {:>8}",
+        "bot", "wins", "mean score ±95%", "faults", "decision µs", "rating"
+    );
+    for s in &standings {
+        println!(
+            "{:<32} {:>6} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>8.0}",
+            s.label,
+            s.wins,
+            s.mean_score,
+            s.score_ci95,
+            s.faults,
+            s.mean_decision.as_secs_f64() * 1e6,
+            s.rating
+        );
+        ratings.insert(s.label.clone(), s.rating);
+    }
+    if let Some(path) = &args.ratings {
+        let mut lines: Vec<String> = ratings.iter().map(|(label, rating)| format!("{label} {rating:.1}")).collect();
+        lines.sort();
+        std::fs::write(path, lines.join("\n") + "\n")?;
+    }
+    Ok(())
+}
