@@ -23,6 +23,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out.join("clack_descriptor.bin"), &encoded)?;
     tonic_prost_build::configure().compile_fds(descriptors)?;
-    pbjson_build::Builder::new().register_descriptors(&encoded)?.build(&[".clack.v1"])?;
+    // Zero values are written out too: a reader of the export never has to know that a missing
+    // number means 0.
+    pbjson_build::Builder::new().register_descriptors(&encoded)?.emit_fields().build(&[".clack.v1"])?;
     Ok(())
 }
