@@ -60,7 +60,7 @@ pub fn engine(limits: &Limits) -> Engine {
     for symbol in ["eval", "import", "export"] {
         engine.disable_symbol(symbol);
     }
-    engine.on_print(|text| capture(text));
+    engine.on_print(capture);
     engine.on_debug(|text, _, _| capture(text));
     // Reading the clock costs more than a Rhai operation: look every 256 operations, which still
     // stops a script within microseconds of its deadline.

@@ -155,7 +155,7 @@ async fn a_match_reports_per_bot_results_and_keeps_ratings() {
         .expect("match")
         .into_inner();
     assert_eq!(report.results.len(), 2);
-    assert_eq!(report.results.iter().map(|r| r.wins).sum::<u32>() >= 20, true, "every game has a winner");
+    assert!(report.results.iter().map(|r| r.wins).sum::<u32>() >= 20, "every game has a winner");
     let rating = report.results[0].rating;
     let stored =
         bots.get_bot(pb::GetBotRequest { bot_id: "builder".into(), version: None }).await.expect("get").into_inner();

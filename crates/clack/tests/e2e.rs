@@ -126,10 +126,8 @@ async fn bad_requests_get_a_status_that_names_the_field() {
             ..Default::default()
         })),
     };
-    let status = client
-        .act(authed(act(Some(pass.clone()), view.sequence), &tokens[seat as usize]))
-        .await
-        .expect_err("pass at the lead");
+    let status =
+        client.act(authed(act(Some(pass), view.sequence), &tokens[seat as usize])).await.expect_err("pass at the lead");
     assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
     let status =
         client.act(authed(act(Some(pass), view.sequence - 1), &tokens[seat as usize])).await.expect_err("stale");
@@ -212,7 +210,7 @@ async fn two_clients_racing_for_one_turn_one_wins() {
             let token = token.clone();
             tokio::spawn(async move { client.act(authed(request, &token)).await })
         };
-        let first = race(legal.actions[0].clone());
+        let first = race(legal.actions[0]);
         let second = race(legal.actions.last().cloned().expect("an action"));
         let results = [first.await.expect("task"), second.await.expect("task")];
         let wins = results.iter().filter(|r| r.is_ok()).count();
