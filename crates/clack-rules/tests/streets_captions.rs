@@ -111,6 +111,10 @@ fn caption_5_a_street_that_completes_an_irregular_block_scores_one() {
     // Gap 0 (x 1..=2) and gap 1 (x 4..=5) for half-rows 1..=10, and the hole (x 3, half-rows 4..=7).
     assert_eq!(blocks[0].len(), 2 * 2 * 10 + 4);
     assert!(blocks[0].contains(&(3, 5)), "the hole in the avenue belongs to the block");
+    // The text rendering marks every cell of the block.
+    let text = script.state.board().to_string();
+    assert_eq!(text.matches("░░░").count(), 2 * 2 * 10 + 4, "{text}");
+    assert!(text.ends_with("blocks: 1\n"));
 }
 
 #[test]
