@@ -3,6 +3,7 @@
 
 mod bench;
 mod botcli;
+mod replay;
 mod selfplay;
 mod serve;
 
@@ -24,6 +25,8 @@ enum Command {
     Bot(BotCommand),
     /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
     Bench(bench::Args),
+    /// Print a finished game move by move, with the table after each move.
+    Replay(replay::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
     Serve(serve::Args),
     /// Play games between random players, without a server, and export their logs.
@@ -42,6 +45,7 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
+        Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
     }

@@ -46,6 +46,13 @@ async fn full_games_of_both_kinds_play_to_the_end_and_replay() {
             .expect("view");
         assert_eq!(middle.sequence, view.sequence / 2);
         assert_eq!(middle.hands.len(), 3, "a finished game's replay shows every hand");
+        let printed = std::process::Command::new(env!("CARGO_BIN_EXE_clack"))
+            .args(["replay", &game, "--addr", &format!("http://{}", server.addr)])
+            .output()
+            .expect("clack replay runs");
+        let text = String::from_utf8_lossy(&printed.stdout);
+        assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
+        assert!(text.contains("game over (played_out)") && text.contains("points)"), "{text}");
     }
     server.stop().await;
 }
