@@ -66,7 +66,9 @@ impl BotLibrary {
             let summary = pb::BotSummary::decode(bytes.as_slice()).map_err(|e| Error::Internal(e.to_string()))?;
             bots.insert(summary.bot_id.clone(), summary);
         }
-        let threads = std::thread::available_parallelism().map_or(2, usize::from);
+        // One core is always left to request handling, so that bots that burn their whole
+        // deadline cannot slow other games down.
+        let threads = std::thread::available_parallelism().map_or(2, usize::from).saturating_sub(1).max(1);
         Ok(Arc::new(BotLibrary {
             store,
             engine: Arc::new(sandbox::engine(&limits)),

@@ -29,6 +29,10 @@ pub(crate) struct Args {
     /// Keep events in memory instead of sled, to see the server's own cost apart from the disk.
     #[arg(long)]
     memory: bool,
+    /// Also run this many games between two bots that loop until their deadline on every move
+    /// (`tests/hostile/endless-loop.rhai`), to see whether other games keep their pace.
+    #[arg(long, default_value_t = 0)]
+    hostile: usize,
     /// gRPC connections the clients share.
     #[arg(long, default_value_t = 8)]
     connections: usize,
@@ -74,12 +78,14 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let backend: Arc<dyn clack_store::EventStore> =
         if args.memory { Arc::new(clack_store::MemoryStore::new()) } else { Arc::new(SledStore::open(dir.path())?) };
     let store = Durable::new(backend, durability);
-    let hub = Hub::open(store, None, Limits { live_games: args.games * 4 }).await?;
+    let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
+    let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
+    let hub = Hub::open(store, Some(host), Limits { live_games: args.games * 4 + args.hostile }).await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let config = ServeConfig { concurrency_limit: args.games * 4, ..ServeConfig::default() };
-    let server = tokio::spawn(clack_server::serve(hub, None, listener, config, async {
+    let server = tokio::spawn(clack_server::serve(hub.clone(), Some(bots.clone()), listener, config, async {
         let _ = stopped.await;
     }));
     let mut channels = Vec::new();
@@ -94,6 +100,10 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         channels.len()
     );
     let duration = Duration::from_secs(args.seconds);
+    if args.hostile > 0 {
+        start_hostile(&bots, &hub, args.hostile).await?;
+        println!("{} games of looping bots running (each decision runs to its 100 ms deadline)", args.hostile);
+    }
     let bare = bare_calls(&channels, args.games, duration).await;
     bare.print("bare unary (health check)");
     let acts = play_games(&channels, args.games, duration).await?;
@@ -102,6 +112,23 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     println!("ratio Act/bare throughput: {:.2}", acts.rate() / bare.rate());
     let _ = stop.send(());
     server.await?.map_err(|e| anyhow::anyhow!(e))?;
+    Ok(())
+}
+
+/// Starts `games` games whose two seats are a bot that loops until its deadline.
+async fn start_hostile(bots: &clack_server::BotLibrary, hub: &Arc<Hub>, games: usize) -> anyhow::Result<()> {
+    let source = include_str!("../../../tests/hostile/endless-loop.rhai");
+    let request = pb::UploadBotRequest { name: "looper".into(), kind: pb::GameKind::Straight as i32, source: source.into() };
+    let uploaded = bots.upload(request).await?;
+    let seat = || pb::SeatSpec {
+        occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat { bot_id: uploaded.bot_id.clone(), version: uploaded.version.clone() })),
+    };
+    for seed in 0..games {
+        let options = pb::GameOptions {
+            rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { players: Some(2), ..Default::default() })),
+        };
+        hub.create(pb::CreateGameRequest { options: Some(options), seats: vec![seat(), seat()], seed: Some(seed as u64) }).await?;
+    }
     Ok(())
 }
 
