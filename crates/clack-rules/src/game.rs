@@ -78,6 +78,16 @@ pub enum Chance {
     Streets(streets::Chance),
 }
 
+/// Who moves next in one game: the dealer (with the chance outcome it owes, of type `K`), a
+/// seat, or nobody.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToMove<K> {
+    Chance { kind: K },
+    Seat { seat: Seat },
+    Over,
+}
+
 /// Who moves next, alike for both games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -410,13 +410,7 @@ pub enum ChanceKind {
 }
 
 /// Who moves next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ToMove {
-    Chance { kind: ChanceKind },
-    Seat { seat: Seat },
-    Over,
-}
+pub type ToMove = crate::game::ToMove<ChanceKind>;
 
 /// How a round ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -118,16 +118,28 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
 /// Starts `games` games whose two seats are a bot that loops until its deadline.
 async fn start_hostile(bots: &clack_server::BotLibrary, hub: &Arc<Hub>, games: usize) -> anyhow::Result<()> {
     let source = include_str!("../../../tests/hostile/endless-loop.rhai");
-    let request = pb::UploadBotRequest { name: "looper".into(), kind: pb::GameKind::Straight as i32, source: source.into() };
+    let request =
+        pb::UploadBotRequest { name: "looper".into(), kind: pb::GameKind::Straight as i32, source: source.into() };
     let uploaded = bots.upload(request).await?;
     let seat = || pb::SeatSpec {
-        occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat { bot_id: uploaded.bot_id.clone(), version: uploaded.version.clone() })),
+        occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat {
+            bot_id: uploaded.bot_id.clone(),
+            version: uploaded.version.clone(),
+        })),
     };
     for seed in 0..games {
         let options = pb::GameOptions {
-            rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { players: Some(2), ..Default::default() })),
+            rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions {
+                players: Some(2),
+                ..Default::default()
+            })),
         };
-        hub.create(pb::CreateGameRequest { options: Some(options), seats: vec![seat(), seat()], seed: Some(seed as u64) }).await?;
+        hub.create(pb::CreateGameRequest {
+            options: Some(options),
+            seats: vec![seat(), seat()],
+            seed: Some(seed as u64),
+        })
+        .await?;
     }
     Ok(())
 }

@@ -58,7 +58,11 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     log.finish_replay()?;
-    println!("final scores {:?}, winners {:?}", log.game().scores(), log.ended().map(|e| e.winners.clone()).unwrap_or_default());
+    println!(
+        "final scores {:?}, winners {:?}",
+        log.game().scores(),
+        log.ended().map(|e| e.winners.clone()).unwrap_or_default()
+    );
     Ok(())
 }
 
@@ -79,14 +83,20 @@ fn describe(event: &pb::Event, game: &clack_rules::Game) -> String {
             format!("seat {} draws {tile}", d.seat)
         }
         Some(Payload::ActionApplied(a)) => {
-            let action = clack_log::convert::stored_action(a.action.as_ref(), game).map_or_else(|e| e.to_string(), |a| a.to_string());
+            let action = clack_log::convert::stored_action(a.action.as_ref(), game)
+                .map_or_else(|e| e.to_string(), |a| a.to_string());
             format!("seat {}: {action} ({} points)", a.seat, a.points)
         }
-        Some(Payload::BotFaulted(f)) => format!("bot {} at seat {} faulted ({}): {}", f.bot_id, f.seat, f.reason, f.detail),
-        Some(Payload::RoundEnded(r)) => format!("round {} ends: winner {:?}, {} points; scores {:?}", r.round, r.winner, r.points, r.scores),
+        Some(Payload::BotFaulted(f)) => {
+            format!("bot {} at seat {} faulted ({}): {}", f.bot_id, f.seat, f.reason, f.detail)
+        }
+        Some(Payload::RoundEnded(r)) => {
+            format!("round {} ends: winner {:?}, {} points; scores {:?}", r.round, r.winner, r.points, r.scores)
+        }
         Some(Payload::SeatResigned(r)) => format!("seat {} resigns", r.seat),
-        Some(Payload::GameEnded(e)) => format!("game over ({}): winners {:?}, scores {:?}", e.reason, e.winners, e.scores),
+        Some(Payload::GameEnded(e)) => {
+            format!("game over ({}): winners {:?}, scores {:?}", e.reason, e.winners, e.scores)
+        }
         Some(Payload::GameCreated(_)) | None => String::new(),
     }
 }
-
