@@ -38,31 +38,39 @@ async fn events(args: &Args) -> anyhow::Result<Vec<pb::Event>> {
     Ok(events)
 }
 
-#[allow(clippy::print_stdout)] // the replay is the output
 pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let events = events(args).await?;
-    let first = events.first().with_context(|| format!("no events for game {}", args.game))?;
+    match print(&args.game, &events) {
+        // A reader that stops early (`| head`) is not an error.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+fn print(game: &str, events: &[pb::Event]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let first = events.first().with_context(|| format!("no events for game {game}"))?;
     let mut log = GameLog::replay(std::iter::once(first))?;
-    println!("game {} — {}", args.game, log.game().kind().name());
+    writeln!(out, "game {game} — {}", log.game().kind().name())?;
     for event in &events[1..] {
         log.apply(event).with_context(|| format!("event {} does not replay", event.sequence))?;
         let line = describe(event, log.game());
         if line.is_empty() {
             continue;
         }
-        println!("#{:<4} {line}", event.sequence);
+        writeln!(out, "#{:<4} {line}", event.sequence)?;
         if matches!(event.payload, Some(Payload::ActionApplied(_))) {
             for row in log.game().render().lines() {
-                println!("        {row}");
+                writeln!(out, "        {row}")?;
             }
         }
     }
     log.finish_replay()?;
-    println!(
-        "final scores {:?}, winners {:?}",
-        log.game().scores(),
-        log.ended().map(|e| e.winners.clone()).unwrap_or_default()
-    );
+    let winners = log.ended().map(|e| e.winners.clone()).unwrap_or_default();
+    writeln!(out, "final scores {:?}, winners {winners:?}", log.game().scores())?;
     Ok(())
 }
 
