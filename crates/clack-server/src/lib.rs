@@ -8,6 +8,7 @@
 pub mod actor;
 pub mod auth;
 pub mod bots;
+pub mod deadline;
 pub mod error;
 pub mod hub;
 pub mod library;
@@ -69,9 +70,13 @@ pub async fn serve(
         .build_v1alpha()?;
     // Load shedding outside the limit: at the limit a request is refused at once
     // (RESOURCE_EXHAUSTED) instead of queueing. Both are built once, so the limit is global.
-    let layers = tower::ServiceBuilder::new().load_shed().concurrency_limit(config.concurrency_limit).into_inner();
+    // The deadline is innermost, so time spent waiting for the limit does not count against it.
+    let layers = tower::ServiceBuilder::new()
+        .load_shed()
+        .concurrency_limit(config.concurrency_limit)
+        .layer(deadline::DeadlineLayer { timeout: config.request_timeout })
+        .into_inner();
     let result = tonic::transport::Server::builder()
-        .timeout(config.request_timeout)
         .layer(layers)
         .add_service(health_service)
         .add_service(reflection_v1)

@@ -294,3 +294,42 @@ async fn games_are_listed_newest_first_a_page_at_a_time() {
     assert_eq!(streets.games.len(), 5);
     server.stop().await;
 }
+
+/// A server whose protective layers are set very tight.
+async fn tight_server(dir: &std::path::Path, config: clack_server::ServeConfig) -> Server {
+    use std::sync::Arc;
+    let store =
+        clack_store::Durable::new(Arc::new(clack_store::SledStore::open(dir).expect("store")), Durability::Sync);
+    let hub = clack_server::Hub::open(store, None, clack_server::Limits::default()).await.expect("hub");
+    Server::start_with(hub, None, config).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_past_the_concurrency_limit_are_shed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let config = clack_server::ServeConfig { concurrency_limit: 1, ..Default::default() };
+    let server = tight_server(dir.path(), config).await;
+    let client = server.games().await;
+    // Twenty creations at once, each waiting for its own flush: only one fits at a time.
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let mut client = client.clone();
+            tokio::spawn(async move {
+                client
+                    .create_game(pb::CreateGameRequest {
+                        options: Some(straight_options(2, 250)),
+                        ..Default::default()
+                    })
+                    .await
+            })
+        })
+        .collect();
+    let mut codes = Vec::new();
+    for task in tasks {
+        codes.push(task.await.expect("task").map(|_| Code::Ok).unwrap_or_else(|s| s.code()));
+    }
+    assert!(codes.contains(&Code::Ok), "{codes:?}");
+    assert!(codes.contains(&Code::ResourceExhausted), "{codes:?}");
+    assert!(codes.iter().all(|c| matches!(c, Code::Ok | Code::ResourceExhausted)), "{codes:?}");
+    server.stop().await;
+}
