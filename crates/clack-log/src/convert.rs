@@ -42,6 +42,15 @@ pub fn tiles_to_proto(set: TileSet) -> Vec<pb::Tile> {
     set.iter().map(tile_to_proto).collect()
 }
 
+/// Hands in seat order (the first is seat 0), every tile shown.
+pub fn hands_to_proto(hands: impl IntoIterator<Item = TileSet>) -> Vec<pb::Hand> {
+    hands
+        .into_iter()
+        .enumerate()
+        .map(|(seat, tiles)| pb::Hand { seat: seat as u32, tiles: tiles_to_proto(tiles), count: tiles.len() as u32 })
+        .collect()
+}
+
 fn tiles_from_proto(tiles: &[pb::Tile], field: &str) -> Result<TileSet, FieldError> {
     tiles.iter().map(|t| tile_from_proto(Some(t), field)).collect()
 }
@@ -344,11 +353,6 @@ pub fn stored_action(action: Option<&pb::Action>, game: &Game) -> Result<game::A
 /// just after it (who leads, which round was dealt).
 pub fn chance_to_payload(chance: &game::Chance, before: &Game, game: &Game) -> pb::event::Payload {
     use pb::event::Payload;
-    let hand = |seat: usize, tiles: TileSet| pb::Hand {
-        seat: seat as u32,
-        tiles: tiles_to_proto(tiles),
-        count: tiles.len() as u32,
-    };
     match chance {
         game::Chance::Straight(straight::Chance::LeadDraw { tiles }) => {
             let drawn: Vec<Tile> = tiles.iter().flatten().copied().collect();
@@ -367,15 +371,11 @@ pub fn chance_to_payload(chance: &game::Chance, before: &Game, game: &Game) -> p
                 Game::Straight(g) => g.round(),
                 Game::Streets(_) => 1,
             };
-            Payload::Dealt(pb::Dealt {
-                round,
-                hands: hands.iter().take(players).enumerate().map(|(s, h)| hand(s, *h)).collect(),
-                first: None,
-            })
+            Payload::Dealt(pb::Dealt { round, hands: hands_to_proto(hands.iter().take(players).copied()), first: None })
         }
         game::Chance::Streets(streets::Chance::Deal { hands, first }) => Payload::Dealt(pb::Dealt {
             round: 1,
-            hands: hands.iter().enumerate().map(|(s, h)| hand(s, *h)).collect(),
+            hands: hands_to_proto(hands.iter().copied()),
             first: Some(u32::from(first.0)),
         }),
         game::Chance::Straight(straight::Chance::Draw { tile })

@@ -316,18 +316,12 @@ impl GameLog {
     }
 
     fn end_payload(&self, reason: &str) -> pb::GameEnded {
-        let hand = |seat: usize, tiles: clack_rules::TileSet| pb::Hand {
-            seat: seat as u32,
-            tiles: convert::tiles_to_proto(tiles),
-            count: tiles.len() as u32,
-        };
-        let players = self.game.players();
         let (penalties, hands) = match &self.game {
             Game::Streets(g) => match g.outcome() {
                 Some(o) => (o.penalties.iter().map(|&p| i64::from(p)).collect(), o.hands.clone()),
-                None => (Vec::new(), (0..players).map(|s| g.hand(Seat(s))).collect()),
+                None => (Vec::new(), self.game.hands()),
             },
-            Game::Straight(g) => (Vec::new(), (0..players).map(|s| g.hand(Seat(s))).collect()),
+            Game::Straight(_) => (Vec::new(), self.game.hands()),
         };
         let winners = match self.resigned {
             Some(resigned) => self.winners_without(resigned),
@@ -337,7 +331,7 @@ impl GameLog {
             winners: winners.iter().map(|s| u32::from(s.0)).collect(),
             scores: self.game.scores(),
             penalties,
-            hands: hands.into_iter().enumerate().map(|(s, h)| hand(s, h)).collect(),
+            hands: convert::hands_to_proto(hands),
             reason: reason.to_owned(),
         }
     }
@@ -483,12 +477,7 @@ pub fn round_payload(round: &straight::RoundResult, game: &Game) -> pb::RoundEnd
         end: end as i32,
         winner: round.winner.map(|s| u32::from(s.0)),
         points: round.points,
-        hands: round
-            .hands
-            .iter()
-            .enumerate()
-            .map(|(s, h)| pb::Hand { seat: s as u32, tiles: convert::tiles_to_proto(*h), count: h.len() as u32 })
-            .collect(),
+        hands: convert::hands_to_proto(round.hands.iter().copied()),
         scores: game.scores(),
     }
 }

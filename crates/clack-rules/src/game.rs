@@ -256,6 +256,27 @@ impl Game {
         }
     }
 
+    /// A seat's tiles.
+    pub fn hand(&self, seat: Seat) -> crate::TileSet {
+        match self {
+            Game::Straight(g) => g.hand(seat),
+            Game::Streets(g) => g.hand(seat),
+        }
+    }
+
+    /// Every seat's tiles, in seat order.
+    pub fn hands(&self) -> Vec<crate::TileSet> {
+        (0..self.players()).map(|s| self.hand(Seat(s))).collect()
+    }
+
+    /// Tiles in the boneyard.
+    pub fn boneyard(&self) -> crate::TileSet {
+        match self {
+            Game::Straight(g) => g.boneyard(),
+            Game::Streets(g) => g.boneyard(),
+        }
+    }
+
     /// Each side's score (one per seat, except Straight Dominoes with teams: one per team).
     pub fn scores(&self) -> Vec<i64> {
         match self {

@@ -4,12 +4,11 @@
 //! holds only that seat's hand; other hands appear only for [`Viewer::Everyone`] (the replay of
 //! a finished game).
 
-use clack_log::convert::{kind_to_proto, spot_to_proto, tile_to_proto, tiles_to_proto};
+use clack_log::convert::{hands_to_proto, kind_to_proto, spot_to_proto, tile_to_proto, tiles_to_proto};
 use clack_log::{GameLog, Occupant, Status, Viewer, round_payload};
 use clack_proto::v1 as pb;
 use clack_rules::game::Game;
 use clack_rules::straight::{Arm, Link};
-use clack_rules::{Seat, TileSet};
 
 pub fn status_to_proto(status: Status) -> pb::GameStatus {
     match status {
@@ -53,10 +52,6 @@ pub fn summary(log: &GameLog) -> pb::GameSummary {
     }
 }
 
-fn hand(seat: usize, tiles: TileSet) -> pb::Hand {
-    pb::Hand { seat: seat as u32, tiles: tiles_to_proto(tiles), count: tiles.len() as u32 }
-}
-
 /// What `viewer` may see of the game now.
 pub fn view(log: &GameLog, viewer: Viewer) -> pb::View {
     let game = log.game();
@@ -65,8 +60,7 @@ pub fn view(log: &GameLog, viewer: Viewer) -> pb::View {
         Viewer::Spectator | Viewer::Everyone => None,
     };
     let everyone = viewer == Viewer::Everyone;
-    let players = game.players();
-    let all_hands: Vec<TileSet> = (0..players).map(|s| hand_of(game, Seat(s))).collect();
+    let all_hands = game.hands();
     let board = match game {
         Game::Straight(g) => {
             let observation = g.observation(seat);
@@ -113,29 +107,15 @@ pub fn view(log: &GameLog, viewer: Viewer) -> pb::View {
         status: status_to_proto(log.status()) as i32,
         sequence: log.sequence(),
         viewer_seat: seat.map(|s| u32::from(s.0)),
-        hand: seat.map(|s| tiles_to_proto(hand_of(game, s))).unwrap_or_default(),
+        hand: seat.map(|s| tiles_to_proto(game.hand(s))).unwrap_or_default(),
         hand_sizes: all_hands.iter().map(|h| h.len() as u32).collect(),
-        boneyard: boneyard_of(game).len() as u32,
+        boneyard: game.boneyard().len() as u32,
         scores: game.scores(),
         to_move: log.to_move().map(|s| u32::from(s.0)),
         winners: log.ended().map(|e| e.winners.clone()).unwrap_or_default(),
         board_text: game.render(),
         seats: seats(log),
-        hands: if everyone { all_hands.iter().enumerate().map(|(s, h)| hand(s, *h)).collect() } else { Vec::new() },
+        hands: if everyone { hands_to_proto(all_hands.iter().copied()) } else { Vec::new() },
         board: Some(board),
-    }
-}
-
-fn hand_of(game: &Game, seat: Seat) -> TileSet {
-    match game {
-        Game::Straight(g) => g.hand(seat),
-        Game::Streets(g) => g.hand(seat),
-    }
-}
-
-fn boneyard_of(game: &Game) -> TileSet {
-    match game {
-        Game::Straight(g) => g.boneyard(),
-        Game::Streets(g) => g.boneyard(),
     }
 }
