@@ -8,16 +8,44 @@ use clack_rules::straight::{self, ChanceKind, ToMove};
 use clack_rules::streets;
 use criterion::{Criterion, criterion_group, criterion_main};
 
+/// How a random player picks among its legal actions.
+trait Pick {
+    fn pick(&mut self, n: usize) -> usize;
+}
+
+/// Picks with the game's own dealer (ChaCha8), as the server's random bot does.
+impl Pick for Dealer {
+    fn pick(&mut self, n: usize) -> usize {
+        self.index(n)
+    }
+}
+
+/// Picks with SplitMix64 and a multiply-shift reduction: what a playout engine (a Monte Carlo
+/// bot, say) would use, so that the figure measures the rules rather than the generator. The
+/// deal and the draws still come from the dealer.
+struct SplitMix(u64);
+
+impl Pick for SplitMix {
+    fn pick(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((u128::from(z) * n as u128) >> 64) as usize
+    }
+}
+
 /// Deals and plays one round of Straight Dominoes to its end with random players; returns the
 /// number of seat actions.
-fn straight_round(start: &straight::State, dealer: &mut Dealer) -> usize {
+fn straight_round(start: &straight::State, dealer: &mut Dealer, players: &mut impl Pick) -> usize {
     let mut state = start.clone();
     let mut actions = 0;
     loop {
         match state.to_move() {
             ToMove::Seat { seat } => {
                 let legal = state.legal_actions();
-                let action = legal[dealer.index(legal.len())];
+                let action = legal[players.pick(legal.len())];
                 let _ = state.apply(seat, action);
                 actions += 1;
             }
@@ -43,9 +71,23 @@ fn straight_before_deal() -> straight::State {
 fn straight_benches(c: &mut Criterion) {
     let start = straight_before_deal();
     let mut dealer = Dealer::from_seed(7);
-    let steps: usize = (0..1000).map(|_| straight_round(&start, &mut dealer)).sum();
+    let mut players = SplitMix(7);
+    let steps: usize = (0..1000).map(|_| straight_round(&start, &mut dealer, &mut players)).sum();
     eprintln!("mean seat actions per 4-player round: {:.1}", steps as f64 / 1000.0);
-    c.bench_function("straight/random_round_4p", |b| b.iter(|| black_box(straight_round(&start, &mut dealer))));
+    c.bench_function("straight/random_round_4p", |b| {
+        b.iter(|| black_box(straight_round(&start, &mut dealer, &mut players)))
+    });
+    c.bench_function("straight/deal_only", |b| {
+        b.iter(|| {
+            let mut state = start.clone();
+            let chance = state.sample_chance(&mut dealer).expect("deal");
+            black_box(state.apply_chance(chance).is_ok())
+        })
+    });
+    let mut chacha_players = Dealer::from_seed(8);
+    c.bench_function("straight/random_round_4p_chacha_players", |b| {
+        b.iter(|| black_box(straight_round(&start, &mut dealer, &mut chacha_players)))
+    });
 
     // A mid-round position: three plays in.
     let mut state = start.clone();

@@ -214,6 +214,9 @@ pub struct Layout {
     root: Option<Tile>,
     spinner: bool,
     arms: [ArrayVec<Link, MAX_ARM>; 4],
+    /// The last link of each arm, kept beside the arms because the count and the open ends
+    /// read only these after every play.
+    tips: [Option<Link>; 4],
 }
 
 impl Layout {
@@ -249,15 +252,17 @@ impl Layout {
     /// The open-end count (rules: "Open ends and their count").
     pub fn count(&self) -> u32 {
         let Some(root) = self.root else { return 0 };
-        let arms: u32 = self.arms.iter().filter_map(|arm| arm.last()).map(|l| l.open_value()).sum();
-        let half = |n: u8| u32::from(n) * if root.is_double() { 2 } else { 1 };
-        let root_value = match (self.arm(Arm::West).is_empty(), self.arm(Arm::East).is_empty()) {
-            (true, true) => root.pips(),
-            (true, false) => half(root.lo()),
-            (false, true) => half(root.hi()),
-            (false, false) => 0,
+        let [west, east, north, south] = self.tips;
+        let value = |link: Option<Link>| link.map_or(0, Link::open_value);
+        // The root counts for the halves of it that still end west or east.
+        let times = if root.is_double() { 2 } else { 1 };
+        let root_value = match (west, east) {
+            (None, None) => root.pips(),
+            (None, Some(_)) => u32::from(root.lo()) * times,
+            (Some(_), None) => u32::from(root.hi()) * times,
+            (Some(_), Some(_)) => 0,
         };
-        arms + root_value
+        value(west) + value(east) + value(north) + value(south) + root_value
     }
 
     /// Whether tiles may be laid on `arm` now.
@@ -267,33 +272,29 @@ impl Layout {
             Arm::West | Arm::East => true,
             Arm::North | Arm::South => {
                 self.spinner
-                    && (sides_open_immediately || !(self.arm(Arm::West).is_empty() || self.arm(Arm::East).is_empty()))
+                    && (sides_open_immediately
+                        || (self.tips[Arm::West.index()].is_some() && self.tips[Arm::East.index()].is_some()))
             }
         }
     }
 
-    /// Every (arm, number) a tile may be laid against now, in legal-action order: west and
-    /// east, then north and south once open (both halves of a non-double spinner).
-    fn open_ends(&self, sides_open_immediately: bool) -> OpenEnds {
-        let mut open = OpenEnds::default();
-        let Some(root) = self.root else { return open };
-        let end = |arm: Arm, empty: u8| self.arm(arm).last().map_or(empty, |link| link.outer);
-        open.push(Arm::West, end(Arm::West, root.lo()));
-        open.push(Arm::East, end(Arm::East, root.hi()));
+    /// Every end a tile may be laid against now, and the count they make.
+    fn ends(&self, sides_open_immediately: bool) -> Ends {
+        let mut ends = Ends::default();
+        let Some(root) = self.root else { return ends };
+        let end = |arm: Arm, empty: u8| self.tips[arm.index()].map_or(empty, |link| link.outer);
+        ends.open(Arm::West, end(Arm::West, root.lo()));
+        ends.open(Arm::East, end(Arm::East, root.hi()));
         if self.is_open(Arm::North, sides_open_immediately) {
             for arm in [Arm::North, Arm::South] {
-                match self.arm(arm).last() {
-                    Some(link) => open.push(arm, link.outer),
-                    None => {
-                        open.push(arm, root.lo());
-                        if !root.is_double() {
-                            open.push(arm, root.hi());
-                        }
-                    }
-                }
+                // An empty side arm of a spinner takes either of its halves (the same number
+                // twice for a double).
+                ends.open(arm, end(arm, root.lo()));
+                ends.open(arm, end(arm, root.hi()));
             }
         }
-        open
+        ends.count = self.count();
+        ends
     }
 
     fn lead(&mut self, tile: Tile, rule: SpinnerRule) {
@@ -308,6 +309,7 @@ impl Layout {
     fn extend(&mut self, tile: Tile, arm: Arm, matched: u8, rule: SpinnerRule) {
         let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
         self.arms[arm.index()].push(link);
+        self.tips[arm.index()] = Some(link);
         if rule == SpinnerRule::FirstDouble && !self.spinner && tile.is_double() {
             self.reroot(arm);
         }
@@ -329,6 +331,7 @@ impl Layout {
         line.extend(self.arms[away.index()].iter().copied());
         self.arms = Default::default();
         self.arms[away.index()] = line;
+        self.tips = self.arms.each_ref().map(|arm| arm.last().copied());
         self.root = Some(double.tile());
         self.spinner = true;
     }
@@ -532,23 +535,43 @@ pub struct State {
     passes: u8,
     /// Derived from the layout after every play, because every legal-action query and every
     /// check reads it.
-    open: OpenEnds,
+    ends: Ends,
     last_round: Option<RoundResult>,
     outcome: Option<Outcome>,
 }
 
-/// The (arm, number) pairs a tile may be laid against, in legal-action order, and every tile
-/// that would fit one of them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct OpenEnds {
-    ends: ArrayVec<(Arm, u8), 6>,
-    suits: TileSet,
+/// The ends tiles may be laid against, as bit masks so that a check is one `and` and
+/// legal-action generation walks only the numbers that are really open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Ends {
+    /// Bit `n` of `accepts[arm]` is set when a tile showing `n` may be laid on `arm`; zero for
+    /// a closed arm.
+    accepts: [u8; 4],
+    /// The open-end count.
+    count: u32,
 }
 
-impl OpenEnds {
-    fn push(&mut self, arm: Arm, end: u8) {
-        self.ends.push((arm, end));
-        self.suits = self.suits.union(TileSet::suit(end));
+impl Ends {
+    fn open(&mut self, arm: Arm, end: u8) {
+        self.accepts[arm.index()] |= 1 << end;
+    }
+
+    /// Every tile that fits some end.
+    fn suits(&self) -> TileSet {
+        let numbers = self.accepts.iter().fold(0u8, |all, arm| all | arm);
+        (0..8).filter(|n| numbers & (1 << n) != 0).fold(TileSet::EMPTY, |all, n| all.union(TileSet::suit(n)))
+    }
+
+    fn accepts(&self, arm: Arm, end: u8) -> bool {
+        end < 8 && self.accepts[arm.index()] & (1 << end) != 0
+    }
+
+    /// The (arm, number) pairs in legal-action order: by arm, then number.
+    fn pairs(&self) -> impl Iterator<Item = (Arm, u8)> + '_ {
+        Arm::ALL.into_iter().flat_map(|arm| {
+            let numbers = self.accepts[arm.index()];
+            (0..8u8).filter(move |n| numbers & (1 << n) != 0).map(move |n| (arm, n))
+        })
     }
 }
 
@@ -566,7 +589,7 @@ impl State {
             leader: Seat(0),
             round: 0,
             passes: 0,
-            open: OpenEnds::default(),
+            ends: Ends::default(),
             last_round: None,
             outcome: None,
         })
@@ -647,9 +670,14 @@ impl State {
             actions.extend(hand.iter().map(|tile| Action::Lead { tile }));
             return actions;
         }
-        for &(arm, end) in &self.open.ends {
-            for tile in hand.intersection(TileSet::suit(end)) {
-                actions.push(Action::Play { tile, arm, matched: end });
+        for arm in Arm::ALL {
+            let mut numbers = self.ends.accepts[arm.index()];
+            while numbers != 0 {
+                let end = numbers.trailing_zeros() as u8;
+                numbers &= numbers - 1;
+                for tile in hand.intersection(TileSet::suit(end)) {
+                    actions.push(Action::Play { tile, arm, matched: end });
+                }
             }
         }
         if self.may_draw(!actions.is_empty()) {
@@ -661,8 +689,8 @@ impl State {
     }
 
     /// Every (arm, number) a tile may be laid against now, in legal-action order.
-    pub fn open_ends(&self) -> &[(Arm, u8)] {
-        &self.open.ends
+    pub fn open_ends(&self) -> ArrayVec<(Arm, u8), 6> {
+        self.ends.pairs().collect()
     }
 
     /// Whether `seat` may take `action` now.
@@ -766,7 +794,7 @@ impl State {
         if self.layout.is_empty() {
             return !hand.is_empty();
         }
-        !hand.is_disjoint(self.open.suits)
+        !hand.is_disjoint(self.ends.suits())
     }
 
     /// Drawing is for a seat that cannot play, or any seat past the lead under
@@ -806,11 +834,12 @@ impl State {
     }
 
     fn check_play(&self, tile: Tile, arm: Arm, matched: u8) -> Result<(), IllegalAction> {
-        if !self.layout.is_open(arm, self.options.spinner_sides_open_immediately) {
-            return Err(IllegalAction::ArmClosed(arm));
-        }
-        if !self.open.ends.contains(&(arm, matched)) {
-            return Err(IllegalAction::NoSuchEnd { arm, end: matched });
+        if !self.ends.accepts(arm, matched) {
+            // Every open arm accepts some number, so an arm that accepts none is closed.
+            return Err(match self.ends.accepts[arm.index()] {
+                0 => IllegalAction::ArmClosed(arm),
+                _ => IllegalAction::NoSuchEnd { arm, end: matched },
+            });
         }
         if !tile.shows(matched) {
             return Err(IllegalAction::DoesNotMatch { tile, arm, end: matched });
@@ -851,9 +880,9 @@ impl State {
     fn start_round(&mut self, hands: [TileSet; MAX_PLAYERS]) {
         let dealt = hands.iter().fold(TileSet::EMPTY, |all, hand| all.union(*hand));
         self.hands = hands;
-        self.boneyard = TileSet::from_iter(SET.iter().filter(|t| !dealt.contains(*t)));
+        self.boneyard = SET.difference(dealt);
         self.layout = Layout::default();
-        self.open = OpenEnds::default();
+        self.ends = Ends::default();
         self.passes = 0;
         self.round += 1;
         self.phase = Phase::Turn(self.leader);
@@ -862,8 +891,8 @@ impl State {
     fn after_play(&mut self, seat: Seat, tile: Tile, effects: &mut Effects) {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
-        self.open = self.layout.open_ends(self.options.spinner_sides_open_immediately);
-        let count = self.layout.count();
+        self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
+        let count = self.ends.count;
         if count > 0 && count.is_multiple_of(5) {
             effects.scored = count;
             self.scores[self.options.side(seat)] += count;
@@ -1070,7 +1099,7 @@ impl WireAction {
         if let (Some(arm), Some(matched)) = (self.arm, self.against) {
             return Ok(Action::Play { tile, arm, matched });
         }
-        let mut fits = state.open.ends.iter().copied().filter(|&(arm, end)| {
+        let mut fits = state.ends.pairs().filter(|&(arm, end)| {
             self.arm.is_none_or(|wanted| wanted == arm)
                 && self.against.is_none_or(|wanted| wanted == end)
                 && tile.shows(end)
@@ -1082,7 +1111,7 @@ impl WireAction {
             // the precise reason.
             (None, _) => {
                 let arm = self.arm.unwrap_or(Arm::West);
-                let end = state.open.ends.iter().find(|(a, _)| *a == arm).map(|&(_, end)| end);
+                let end = state.ends.pairs().find(|&(a, _)| a == arm).map(|(_, end)| end);
                 let matched = self.against.or(end).unwrap_or(tile.lo());
                 Ok(Action::Play { tile, arm, matched })
             }

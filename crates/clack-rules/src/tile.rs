@@ -199,6 +199,11 @@ impl TileSet {
         TileSet(self.0 | other.0)
     }
 
+    /// The tiles of `self` that are not in `other`.
+    pub const fn difference(self, other: TileSet) -> TileSet {
+        TileSet(self.0 & !other.0)
+    }
+
     pub const fn is_disjoint(self, other: TileSet) -> bool {
         self.0 & other.0 == 0
     }
