@@ -49,19 +49,39 @@ impl From<prost::DecodeError> for StoreError {
     }
 }
 
+/// New events for one game: they must be numbered `expected + 1, expected + 2, ...`, belong to
+/// `game_id`, and land only if the game's last sequence is still `expected` (0 for a new game).
+/// The summary replaces the game's summary with them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Append {
+    pub game_id: String,
+    pub expected: u64,
+    pub events: Vec<pb::Event>,
+    pub summary: pb::GameSummary,
+}
+
 /// An append-only log per game, plus small records. Every method is blocking; [`Durable`] runs
 /// them off the async runtime.
 pub trait EventStore: Send + Sync + 'static {
-    /// Appends `events` (which must be numbered `expected + 1, expected + 2, ...` and belong to
-    /// `game_id`) if the game's last sequence is `expected` (0 for a new game), and replaces the
-    /// game's summary; all of it or nothing.
+    /// Applies each append as one write and says, in order, which landed: an append whose
+    /// game has moved on fails with [`StoreError::Conflict`] and the others still land. Each
+    /// append lands whole or not at all. Taking many games' appends at once is what lets a
+    /// group of them share one write and one flush.
+    fn append_all(&self, appends: &[Append]) -> Vec<Result<(), StoreError>>;
+
+    /// One append, for callers that have only one.
     fn append(
         &self,
         game_id: &str,
         expected: u64,
         events: &[pb::Event],
         summary: &pb::GameSummary,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        let append =
+            Append { game_id: game_id.to_owned(), expected, events: events.to_vec(), summary: summary.clone() };
+        let result = self.append_all(std::slice::from_ref(&append)).into_iter().next();
+        result.unwrap_or_else(|| Err(StoreError::Backend("the store gave no result for an append".into())))
+    }
 
     /// A game's events with sequence `from` or later, in order; empty for an unknown game.
     fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError>;
@@ -84,9 +104,10 @@ pub trait EventStore: Send + Sync + 'static {
     fn flush(&self) -> Result<(), StoreError>;
 }
 
-/// Checks that `events` continue a log at `expected`, for both backends.
-fn check_continues(game_id: &str, expected: u64, events: &[pb::Event]) -> Result<(), StoreError> {
+/// Checks that an append's events continue its log at `expected`, for both backends.
+fn check_continues(append: &Append) -> Result<(), StoreError> {
+    let Append { game_id, expected, events, .. } = append;
     let continues =
-        events.iter().enumerate().all(|(i, e)| e.game_id == game_id && e.sequence == expected + 1 + i as u64);
+        events.iter().enumerate().all(|(i, e)| &e.game_id == game_id && e.sequence == expected + 1 + i as u64);
     if events.is_empty() || !continues { Err(StoreError::Gap(expected + 1)) } else { Ok(()) }
 }

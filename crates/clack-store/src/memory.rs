@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use clack_proto::v1 as pb;
 
-use crate::{EventStore, StoreError, check_continues};
+use crate::{Append, EventStore, StoreError, check_continues};
 
 #[derive(Debug, Default)]
 pub struct MemoryStore {
@@ -31,24 +31,24 @@ impl MemoryStore {
     }
 }
 
-impl EventStore for MemoryStore {
-    fn append(
-        &self,
-        game_id: &str,
-        expected: u64,
-        events: &[pb::Event],
-        summary: &pb::GameSummary,
-    ) -> Result<(), StoreError> {
-        check_continues(game_id, expected, events)?;
-        let mut inner = self.lock();
-        let log = inner.logs.entry(game_id.to_owned()).or_default();
+impl Inner {
+    fn append(&mut self, append: &Append) -> Result<(), StoreError> {
+        check_continues(append)?;
+        let log = self.logs.entry(append.game_id.clone()).or_default();
         let actual = log.len() as u64;
-        if actual != expected {
-            return Err(StoreError::Conflict { expected, actual });
+        if actual != append.expected {
+            return Err(StoreError::Conflict { expected: append.expected, actual });
         }
-        log.extend_from_slice(events);
-        inner.summaries.insert(game_id.to_owned(), summary.clone());
+        log.extend_from_slice(&append.events);
+        self.summaries.insert(append.game_id.clone(), append.summary.clone());
         Ok(())
+    }
+}
+
+impl EventStore for MemoryStore {
+    fn append_all(&self, appends: &[Append]) -> Vec<Result<(), StoreError>> {
+        let mut inner = self.lock();
+        appends.iter().map(|append| inner.append(append)).collect()
     }
 
     fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {

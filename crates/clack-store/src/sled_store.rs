@@ -3,7 +3,8 @@
 //! Three trees: `events` keyed by game id, a zero byte and the big-endian sequence number (so a
 //! game's events are one ordered range); `games` keyed by game id holding the encoded summary
 //! (whose `sequence` is the game's last sequence, the value appends compare against); and
-//! `records` for small records. An append is one sled transaction over `events` and `games`.
+//! `records` for small records. A group of appends is one sled transaction over `events` and
+//! `games`.
 //!
 //! sled's `flush_async` deadlocks under concurrent callers (sled issue #1308); only the blocking
 //! `flush` is used, and only from blocking threads.
@@ -13,9 +14,9 @@ use std::path::Path;
 use clack_proto::v1 as pb;
 use prost::Message;
 use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
-use crate::{EventStore, StoreError, check_continues};
+use crate::{Append, EventStore, StoreError, check_continues};
 
 #[derive(Debug, Clone)]
 pub struct SledStore {
@@ -46,40 +47,68 @@ fn event_key(game_id: &str, sequence: u64) -> Vec<u8> {
     key
 }
 
-impl EventStore for SledStore {
-    fn append(
+/// One append with its keys and values encoded.
+struct Prepared<'a> {
+    game_id: &'a str,
+    expected: u64,
+    events: Vec<(Vec<u8>, Vec<u8>)>,
+    summary: Vec<u8>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(append: &'a Append) -> Result<Prepared<'a>, StoreError> {
+        check_continues(append)?;
+        let game_id = append.game_id.as_str();
+        let events = append.events.iter().map(|e| (event_key(game_id, e.sequence), e.encode_to_vec())).collect();
+        Ok(Prepared { game_id, expected: append.expected, events, summary: append.summary.encode_to_vec() })
+    }
+
+    /// Writes the append if its game is still at `expected`. The outer error aborts the whole
+    /// transaction (the database failed); the inner one is this append's own answer.
+    fn write(
         &self,
-        game_id: &str,
-        expected: u64,
-        events: &[pb::Event],
-        summary: &pb::GameSummary,
-    ) -> Result<(), StoreError> {
-        check_continues(game_id, expected, events)?;
-        let encoded: Vec<(Vec<u8>, Vec<u8>)> =
-            events.iter().map(|e| (event_key(game_id, e.sequence), e.encode_to_vec())).collect();
-        let summary = summary.encode_to_vec();
+        log: &TransactionalTree,
+        games: &TransactionalTree,
+    ) -> Result<Result<(), StoreError>, ConflictableTransactionError<sled::Error>> {
+        let actual = match games.get(self.game_id.as_bytes())? {
+            None => 0,
+            Some(bytes) => match pb::GameSummary::decode(&*bytes) {
+                Ok(summary) => summary.sequence,
+                Err(error) => return Ok(Err(StoreError::Corrupt(error.to_string()))),
+            },
+        };
+        if actual != self.expected {
+            return Ok(Err(StoreError::Conflict { expected: self.expected, actual }));
+        }
+        for (key, value) in &self.events {
+            log.insert(key.as_slice(), value.as_slice())?;
+        }
+        games.insert(self.game_id.as_bytes(), self.summary.as_slice())?;
+        Ok(Ok(()))
+    }
+}
+
+impl EventStore for SledStore {
+    fn append_all(&self, appends: &[Append]) -> Vec<Result<(), StoreError>> {
+        // Everything that does not need the database is done once, outside the transaction,
+        // which sled may run more than once.
+        let prepared: Vec<Result<Prepared, StoreError>> = appends.iter().map(Prepared::new).collect();
         let result = (&self.events, &self.games).transaction(|(log, games)| {
-            let actual = match games.get(game_id.as_bytes())? {
-                None => 0,
-                Some(bytes) => {
-                    pb::GameSummary::decode(&*bytes)
-                        .map_err(|e| ConflictableTransactionError::Abort(StoreError::Corrupt(e.to_string())))?
-                        .sequence
-                }
-            };
-            if actual != expected {
-                return Err(ConflictableTransactionError::Abort(StoreError::Conflict { expected, actual }));
+            let mut results = Vec::with_capacity(prepared.len());
+            for prepared in &prepared {
+                results.push(match prepared {
+                    Ok(prepared) => prepared.write(log, games)?,
+                    Err(error) => Err(error.clone()),
+                });
             }
-            for (key, value) in &encoded {
-                log.insert(key.as_slice(), value.as_slice())?;
-            }
-            games.insert(game_id.as_bytes(), summary.as_slice())?;
-            Ok(())
+            Ok(results)
         });
         match result {
-            Ok(()) => Ok(()),
-            Err(TransactionError::Abort(e)) => Err(e),
-            Err(TransactionError::Storage(e)) => Err(e.into()),
+            Ok(results) => results,
+            Err(TransactionError::Abort(error)) | Err(TransactionError::Storage(error)) => {
+                let error = StoreError::from(error);
+                appends.iter().map(|_| Err(error.clone())).collect()
+            }
         }
     }
 

@@ -77,7 +77,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     };
     let backend: Arc<dyn clack_store::EventStore> =
         if args.memory { Arc::new(clack_store::MemoryStore::new()) } else { Arc::new(SledStore::open(dir.path())?) };
-    let store = Durable::new(backend, durability);
+    let store = Durable::new(backend, durability)?;
     let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let hub = Hub::open(store, Some(host), Limits { live_games: args.games * 4 + args.hostile }).await?;

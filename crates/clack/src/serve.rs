@@ -65,7 +65,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         DurabilityArg::Sync => Durability::Sync,
         DurabilityArg::Batched => Durability::Batched,
     };
-    let store = Durable::new(Arc::new(store), durability);
+    let store = Durable::new(Arc::new(store), durability)?;
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let hub = Hub::open(store, Some(host), Limits { live_games: args.max_live_games }).await?;

@@ -299,7 +299,8 @@ async fn games_are_listed_newest_first_a_page_at_a_time() {
 async fn tight_server(dir: &std::path::Path, config: clack_server::ServeConfig) -> Server {
     use std::sync::Arc;
     let store =
-        clack_store::Durable::new(Arc::new(clack_store::SledStore::open(dir).expect("store")), Durability::Sync);
+        clack_store::Durable::new(Arc::new(clack_store::SledStore::open(dir).expect("store")), Durability::Sync)
+            .expect("writer");
     let hub = clack_server::Hub::open(store, None, clack_server::Limits::default()).await.expect("hub");
     Server::start_with(hub, None, config).await
 }

@@ -23,7 +23,7 @@ pub struct Server {
 impl Server {
     /// Starts the server in-process on 127.0.0.1:0 over a sled store in `dir`.
     pub async fn start(dir: &Path, durability: Durability) -> Server {
-        let store = Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), durability);
+        let store = Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), durability).expect("writer");
         let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
         let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
         let hub = Hub::open(store, Some(host), Limits::default()).await.expect("hub opens");
