@@ -36,6 +36,11 @@ pub(crate) struct Args {
     /// gRPC connections the clients share.
     #[arg(long, default_value_t = 8)]
     connections: usize,
+    /// Paced play: each game makes one move every this many milliseconds (a player's thinking
+    /// time), starting at evenly spread offsets, instead of moving again as soon as it can. This
+    /// measures latency at a known load; without it the clients measure capacity.
+    #[arg(long)]
+    pace_ms: Option<u64>,
 }
 
 /// Latencies of one phase.
@@ -106,7 +111,12 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     }
     let bare = bare_calls(&channels, args.games, duration).await;
     bare.print("bare unary (health check)");
-    let acts = play_games(&channels, args.games, duration).await?;
+    let pace = args.pace_ms.map(Duration::from_millis);
+    if let Some(pace) = pace {
+        let offered = args.games as f64 / pace.as_secs_f64();
+        println!("paced: each game moves every {} ms, {offered:.0} moves/s offered", pace.as_millis());
+    }
+    let acts = play_games(&channels, args.games, duration, pace).await?;
     acts.print("Act (one move, durable)");
     println!("{:<28} {:>9.0} calls/s   (ListLegalActions + Act per move)", "all game calls", 2.0 * acts.rate());
     println!("ratio Act/bare throughput: {:.2}", acts.rate() / bare.rate());
@@ -176,8 +186,13 @@ async fn collect(tasks: Vec<tokio::task::JoinHandle<Vec<Duration>>>, started: In
 }
 
 /// One client task per game: create it, take both seats, then move for `duration` (starting a
-/// new game when one ends). Only `Act` calls are timed.
-async fn play_games(channels: &[Channel], games: usize, duration: Duration) -> anyhow::Result<Sample> {
+/// new game when one ends), at once or every `pace`. Only `Act` calls are timed.
+async fn play_games(
+    channels: &[Channel],
+    games: usize,
+    duration: Duration,
+    pace: Option<Duration>,
+) -> anyhow::Result<Sample> {
     let mut seated = Vec::new();
     for i in 0..games {
         let mut client = GameServiceClient::new(channels[i % channels.len()].clone());
@@ -191,7 +206,15 @@ async fn play_games(channels: &[Channel], games: usize, duration: Duration) -> a
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 let mut seed = i as u64;
+                let mut turn =
+                    pace.map(|pace| tokio::time::Instant::from_std(started) + pace * i as u32 / games as u32);
                 while started.elapsed() < duration {
+                    if let (Some(at), Some(pace)) = (turn.as_mut(), pace) {
+                        // Moves keep to the schedule, whatever the last one cost, so a slow
+                        // server meets the same load rather than a politely smaller one.
+                        tokio::time::sleep_until(*at).await;
+                        *at += pace;
+                    }
                     match act_once(&mut client, &mut game).await {
                         Ok(Some(latency)) => latencies.push(latency),
                         Ok(None) => {
