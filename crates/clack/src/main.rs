@@ -9,6 +9,11 @@ mod serve;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc rather than the system allocator: a gRPC server allocates and frees small buffers
+/// on every call from several threads, where glibc's allocator spends its time consolidating.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(name = "clack", version, about = "A domino game server: Straight Dominoes and Streets and Avenues")]
 struct Cli {
