@@ -74,6 +74,34 @@ fn the_sled_store_keeps_the_contract_and_survives_reopening() {
     let store = reopen(dir.path());
     assert_eq!(store.read("a", 0).expect("read").len(), 3);
     assert_eq!(store.summaries().expect("list").len(), 4);
+    // What appends are checked against is rebuilt from the disk, not from memory.
+    assert_eq!(
+        store.append("a", 2, &[event("a", 3)], &summary("a", 3)),
+        Err(StoreError::Conflict { expected: 2, actual: 3 })
+    );
+    store.append("a", 3, &[event("a", 4)], &summary("a", 4)).expect("continues after reopening");
+    assert_eq!(store.summary("a").expect("summary").map(|s| s.sequence), Some(4));
+}
+
+#[test]
+fn a_directory_in_an_older_layout_is_refused_with_a_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    {
+        let db = sled::open(dir.path()).expect("sled");
+        db.open_tree("events").expect("tree").insert("x", "y").expect("insert");
+        db.flush().expect("flush");
+    }
+    let error = std::iter::repeat_with(|| SledStore::open(dir.path()))
+        .take(250)
+        .find_map(|opened| match opened {
+            Err(StoreError::Corrupt(reason)) => Some(reason),
+            _ => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                None
+            }
+        })
+        .expect("refused as an older layout");
+    assert!(error.contains("earlier Clack"), "{error}");
 }
 
 /// Opens the directory again. sled's background flusher lets go of the directory's lock a

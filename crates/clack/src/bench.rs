@@ -12,6 +12,7 @@ use clack_proto::v1::game_service_client::GameServiceClient;
 use clack_server::{Hub, Limits, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 use tonic::Request;
+use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::Channel;
 
 use crate::serve::DurabilityArg;
@@ -48,6 +49,20 @@ struct Sample {
     calls: usize,
     seconds: f64,
     latencies: Vec<Duration>,
+    /// CPU time the whole process (clients and server) used in the phase, where known.
+    cpu: Option<f64>,
+}
+
+/// CPU seconds this process has used, from `/proc/self/stat` (Linux only): user and system
+/// time, fields 14 and 15, in clock ticks of 1/100 s.
+fn process_cpu() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces; the fields after it are plain.
+    let rest = stat.rsplit_once(')')?.1;
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: f64 = fields.next()?.parse().ok()?;
+    let system: f64 = fields.next()?.parse().ok()?;
+    Some((user + system) / 100.0)
 }
 
 impl Sample {
@@ -62,13 +77,19 @@ impl Sample {
     }
 
     #[allow(clippy::print_stdout)]
+    /// CPU microseconds per call, clients and server together.
+    fn cpu_per_call(&self) -> Option<f64> {
+        self.cpu.map(|cpu| cpu * 1e6 / self.calls.max(1) as f64)
+    }
+
     fn print(&self, name: &str) {
         println!(
-            "{name:<28} {:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} calls)",
+            "{name:<28} {:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} calls, {} µs CPU each)",
             self.rate(),
             self.percentile(0.50).as_secs_f64() * 1e3,
             self.percentile(0.99).as_secs_f64() * 1e3,
-            self.calls
+            self.calls,
+            self.cpu_per_call().map_or("?".to_owned(), |us| format!("{us:.0}")),
         );
     }
 }
@@ -167,6 +188,7 @@ async fn bare_calls(channels: &[Channel], clients: usize, duration: Duration) ->
     use tonic_health::pb::HealthCheckRequest;
     use tonic_health::pb::health_client::HealthClient;
     let started = Instant::now();
+    let cpu_started = process_cpu();
     let tasks: Vec<_> = (0..clients)
         .map(|i| {
             let mut client = HealthClient::new(channels[i % channels.len()].clone());
@@ -182,15 +204,20 @@ async fn bare_calls(channels: &[Channel], clients: usize, duration: Duration) ->
             })
         })
         .collect();
-    collect(tasks, started).await
+    collect(tasks, started, cpu_started).await
 }
 
-async fn collect(tasks: Vec<tokio::task::JoinHandle<Vec<Duration>>>, started: Instant) -> Sample {
+async fn collect(
+    tasks: Vec<tokio::task::JoinHandle<Vec<Duration>>>,
+    started: Instant,
+    cpu_started: Option<f64>,
+) -> Sample {
     let mut latencies = Vec::new();
     for task in tasks {
         latencies.extend(task.await.unwrap_or_default());
     }
-    Sample { calls: latencies.len(), seconds: started.elapsed().as_secs_f64(), latencies }
+    let cpu = process_cpu().zip(cpu_started).map(|(now, then)| now - then);
+    Sample { calls: latencies.len(), seconds: started.elapsed().as_secs_f64(), latencies, cpu }
 }
 
 /// One client task per game: create it, take both seats, then move for `duration` (starting a
@@ -207,6 +234,7 @@ async fn play_games(
         seated.push((client.clone(), new_game(&mut client, i as u64).await?));
     }
     let started = Instant::now();
+    let cpu_started = process_cpu();
     let tasks: Vec<_> = seated
         .into_iter()
         .enumerate()
@@ -239,12 +267,13 @@ async fn play_games(
             })
         })
         .collect();
-    Ok(collect(tasks, started).await)
+    Ok(collect(tasks, started, cpu_started).await)
 }
 
 struct BenchGame {
     id: String,
-    tokens: Vec<String>,
+    /// Each seat's `authorization` header value.
+    tokens: Vec<MetadataValue<Ascii>>,
     to_move: Option<u32>,
 }
 
@@ -260,16 +289,19 @@ async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow:
     let mut tokens = Vec::new();
     for seat in 0..2 {
         let request = pb::JoinGameRequest { game_id: id.clone(), seat: Some(seat), name: "bench".into() };
-        tokens.push(client.join_game(request).await?.into_inner().seat_token);
+        let token = client.join_game(request).await?.into_inner().seat_token;
+        tokens.push(format!("Bearer {token}").parse()?);
     }
     let view = client.get_view(pb::GetViewRequest { game_id: id.clone(), seat: None }).await?.into_inner().view;
     Ok(BenchGame { id, tokens, to_move: view.and_then(|v| v.to_move) })
 }
 
-fn authed<T>(message: T, token: &str) -> anyhow::Result<Request<T>> {
+/// A request carrying a seat's `authorization` header, made once per seat as a real client
+/// would keep it.
+fn authed<T>(message: T, authorization: &MetadataValue<Ascii>) -> Request<T> {
     let mut request = Request::new(message);
-    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse()?);
-    Ok(request)
+    request.metadata_mut().insert("authorization", authorization.clone());
+    request
 }
 
 /// Asks the seat to move for its legal actions and plays the first; returns the `Act` latency,
@@ -279,14 +311,14 @@ async fn act_once(client: &mut GameServiceClient<Channel>, game: &mut BenchGame)
     let Some(seat) = game.to_move else { return Ok(None) };
     let token = &game.tokens[seat as usize];
     let legal = client
-        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.id.clone(), seat }, token)?)
+        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.id.clone(), seat }, token))
         .await?
         .into_inner();
     let Some(action) = legal.actions.into_iter().next() else { return Ok(None) };
     let request =
         pb::ActRequest { game_id: game.id.clone(), seat, expected_sequence: legal.sequence, action: Some(action) };
     let t = Instant::now();
-    let reply = client.act(authed(request, token)?).await?.into_inner();
+    let reply = client.act(authed(request, token)).await?.into_inner();
     let latency = t.elapsed();
     game.to_move = reply.view.and_then(|v| v.to_move);
     Ok(Some(latency))
