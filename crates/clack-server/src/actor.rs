@@ -63,8 +63,10 @@ impl std::fmt::Debug for Actor {
     }
 }
 
-/// Events kept for watchers that fall behind before they must re-read the store.
-const WATCH_BUFFER: usize = 1024;
+/// Events kept for watchers that fall behind before they must re-read the store. A move makes
+/// one to a handful of events; the buffer is allocated whole for every live game, so it is
+/// kept small (1,024 slots cost 25 KiB a game).
+const WATCH_BUFFER: usize = 64;
 
 impl Actor {
     pub fn new(log: GameLog, store: Durable, tokens: Vec<Option<String>>, bots: Option<Arc<dyn BotHost>>) -> Actor {

@@ -53,6 +53,46 @@ struct Sample {
     cpu: Option<f64>,
 }
 
+/// Resident memory of this process, from `/proc/self/statm` (Linux only; pages of 4 KiB).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// How fast every stored game was read back and rebuilt.
+struct Replayed {
+    games: usize,
+    events: usize,
+    seconds: f64,
+}
+
+impl Replayed {
+    #[allow(clippy::print_stdout)]
+    fn print(&self) {
+        println!(
+            "replay from the store: {} games, {} events in {:.2} s: {:.0} events/s (read, decode, fold, verify)",
+            self.games,
+            self.events,
+            self.seconds,
+            self.events as f64 / self.seconds.max(1e-9)
+        );
+    }
+}
+
+/// Reads every game in the store and rebuilds it from its events, as `VerifyGame` does.
+fn replay_all(store: &dyn clack_store::EventStore) -> anyhow::Result<Replayed> {
+    let started = Instant::now();
+    let (mut games, mut events) = (0, 0);
+    for summary in store.summaries()? {
+        let log = store.read(&summary.game_id, 1)?;
+        clack_log::GameLog::replay(&log)?;
+        games += 1;
+        events += log.len();
+    }
+    Ok(Replayed { games, events, seconds: started.elapsed().as_secs_f64() })
+}
+
 /// CPU seconds this process has used, from `/proc/self/stat` (Linux only): user and system
 /// time, fields 14 and 15, in clock ticks of 1/100 s.
 fn process_cpu() -> Option<f64> {
@@ -76,12 +116,12 @@ impl Sample {
         self.calls as f64 / self.seconds
     }
 
-    #[allow(clippy::print_stdout)]
     /// CPU microseconds per call, clients and server together.
     fn cpu_per_call(&self) -> Option<f64> {
         self.cpu.map(|cpu| cpu * 1e6 / self.calls.max(1) as f64)
     }
 
+    #[allow(clippy::print_stdout)]
     fn print(&self, name: &str) {
         println!(
             "{name:<28} {:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms   ({} calls, {} µs CPU each)",
@@ -103,7 +143,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     };
     let backend: Arc<dyn clack_store::EventStore> =
         if args.memory { Arc::new(clack_store::MemoryStore::new()) } else { Arc::new(SledStore::open(dir.path())?) };
-    let store = Durable::new(backend, durability)?;
+    let store = Durable::new(backend.clone(), durability)?;
     let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let hub = Hub::open(store, Some(host), Limits { live_games: args.games * 4 + args.hostile }).await?;
@@ -118,9 +158,9 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     for _ in 0..args.connections.max(1) {
         channels.push(tonic::transport::Endpoint::from_shared(format!("http://{addr}"))?.connect().await?);
     }
-    let backend = if args.memory { "memory (no disk)" } else { "sled" };
+    let backend_name = if args.memory { "memory (no disk)" } else { "sled" };
     println!(
-        "clack bench: {} concurrent games, {backend} store, {durability:?} durability, {} s per phase, {} connections",
+        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s per phase, {} connections",
         args.games,
         args.seconds,
         channels.len()
@@ -130,6 +170,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         start_hostile(&bots, &hub, args.hostile).await?;
         println!("{} games of looping bots running (each decision runs to its 100 ms deadline)", args.hostile);
     }
+    let seated = seat_games(&channels, args.games).await?;
     // Bare calls before and after the games (A-B-A), because a shared machine's speed drifts
     // over a run; the ratio uses their mean.
     let before = bare_calls(&channels, args.games, duration).await;
@@ -139,7 +180,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         let offered = args.games as f64 / pace.as_secs_f64();
         println!("paced: each game moves every {} ms, {offered:.0} moves/s offered", pace.as_millis());
     }
-    let acts = play_games(&channels, args.games, duration, pace).await?;
+    let acts = play_games(seated, duration, pace).await?;
     acts.print("Act (one move, durable)");
     println!("{:<28} {:>9.0} calls/s   (ListLegalActions + Act per move)", "all game calls", 2.0 * acts.rate());
     let after = bare_calls(&channels, args.games, duration).await;
@@ -149,6 +190,8 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         println!("ratio of moves (Act) to bare calls: {:.2}", acts.rate() / bare);
         println!("ratio of game calls to bare calls: {:.2}", 2.0 * acts.rate() / bare);
     }
+    let replayed = tokio::task::spawn_blocking(move || replay_all(backend.as_ref())).await??;
+    replayed.print();
     let _ = stop.send(());
     server.await?.map_err(|e| anyhow::anyhow!(e))?;
     Ok(())
@@ -220,19 +263,35 @@ async fn collect(
     Sample { calls: latencies.len(), seconds: started.elapsed().as_secs_f64(), latencies, cpu }
 }
 
-/// One client task per game: create it, take both seats, then move for `duration` (starting a
-/// new game when one ends), at once or every `pace`. Only `Act` calls are timed.
-async fn play_games(
-    channels: &[Channel],
-    games: usize,
-    duration: Duration,
-    pace: Option<Duration>,
-) -> anyhow::Result<Sample> {
+/// A game's client with the game it plays.
+type Seated = (GameServiceClient<Channel>, BenchGame);
+
+/// Creates `games` games and takes both seats of each, one client per game; reports how much
+/// resident memory the live games took.
+#[allow(clippy::print_stdout)]
+async fn seat_games(channels: &[Channel], games: usize) -> anyhow::Result<Vec<Seated>> {
+    let resident = resident_bytes();
     let mut seated = Vec::new();
     for i in 0..games {
         let mut client = GameServiceClient::new(channels[i % channels.len()].clone());
         seated.push((client.clone(), new_game(&mut client, i as u64).await?));
     }
+    if let Some((before, after)) = resident.zip(resident_bytes()) {
+        let grown = after.saturating_sub(before) as f64;
+        println!(
+            "resident memory: {:.0} MiB, {:.1} MiB more with {games} live games ({:.1} KiB a game, clients included)",
+            after as f64 / f64::from(1 << 20),
+            grown / f64::from(1 << 20),
+            grown / 1024.0 / games.max(1) as f64
+        );
+    }
+    Ok(seated)
+}
+
+/// One client task per game: create it, take both seats, then move for `duration` (starting a
+/// new game when one ends), at once or every `pace`. Only `Act` calls are timed.
+async fn play_games(seated: Vec<Seated>, duration: Duration, pace: Option<Duration>) -> anyhow::Result<Sample> {
+    let games = seated.len();
     let started = Instant::now();
     let cpu_started = process_cpu();
     let tasks: Vec<_> = seated
