@@ -2,6 +2,11 @@
 //! applied one at a time in the order they arrive, while games run in parallel. A move is
 //! committed only after its events are durable in the store; until then the log is untouched,
 //! so a failed append leaves the game as it was. Committed events are broadcast to watchers.
+//!
+//! Every commit also publishes a [`Snapshot`]: the game as of that commit, with the seats' token
+//! hashes. Calls that only read (a view, the legal actions) are answered from the latest
+//! snapshot by the request's own task, so they never queue behind a move waiting for its flush,
+//! and they can never see a move that is not durable.
 
 use std::sync::Arc;
 
@@ -10,7 +15,7 @@ use clack_log::{GameLog, JoinError, Status, Viewer};
 use clack_proto::v1 as pb;
 use clack_rules::Seat;
 use clack_store::Durable;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::auth;
 use crate::bots::{BotHost, drive_bots};
@@ -30,8 +35,6 @@ pub type Reply<T> = oneshot::Sender<Result<T>>;
 #[derive(Debug)]
 pub enum Command {
     Join { seat: Option<u32>, name: String, reply: Reply<pb::JoinGameResponse> },
-    View { caller: Caller, reply: Reply<pb::View> },
-    Legal { caller: Caller, reply: Reply<pb::ListLegalActionsResponse> },
     Act { caller: Caller, expected: u64, action: Option<pb::Action>, reply: Reply<pb::ActResponse> },
     Resign { caller: Caller, reply: Reply<pb::ResignResponse> },
     Subscribe { caller: Caller, from: u64, reply: Reply<Subscription> },
@@ -46,10 +49,53 @@ pub struct Subscription {
     pub live: broadcast::Receiver<Arc<pb::Event>>,
 }
 
+/// A live game as of its last commit, for the calls that only read it.
+#[derive(Debug)]
+pub struct Snapshot {
+    pub log: GameLog,
+    /// Each seat's token hash, once the seat is claimed.
+    pub tokens: Arc<[Option<String>]>,
+}
+
+impl Snapshot {
+    fn seat_of(&self, caller: &Caller) -> Result<Seat> {
+        let seat = caller
+            .seat
+            .ok_or_else(|| Error::InvalidArgument(clack_log::convert::FieldError::new("seat", "name the seat")))?;
+        auth::authorize(&self.tokens, seat, caller.token.as_deref())?;
+        Ok(Seat(seat))
+    }
+
+    fn viewer(&self, caller: &Caller) -> Result<Viewer> {
+        match caller.seat {
+            None => Ok(Viewer::Spectator),
+            Some(_) => self.seat_of(caller).map(Viewer::Seat),
+        }
+    }
+
+    /// What the caller may see of the game.
+    pub fn view(&self, caller: &Caller) -> Result<pb::View> {
+        self.viewer(caller).map(|viewer| view::view(&self.log, viewer))
+    }
+
+    /// The caller's legal actions: none unless it is the caller's turn.
+    pub fn legal(&self, caller: &Caller) -> Result<pb::ListLegalActionsResponse> {
+        let seat = self.seat_of(caller)?;
+        let log = &self.log;
+        let actions = if log.to_move() == Some(seat) { log.game().legal_actions() } else { Vec::new() };
+        Ok(pb::ListLegalActionsResponse {
+            notation: actions.iter().map(ToString::to_string).collect(),
+            actions: actions.into_iter().map(action_to_proto).collect(),
+            sequence: log.sequence(),
+        })
+    }
+}
+
 pub struct Actor {
-    log: GameLog,
+    /// The game as of the last commit, shared with readers through `published`.
+    current: Arc<Snapshot>,
+    published: watch::Sender<Arc<Snapshot>>,
     store: Durable,
-    tokens: Vec<Option<String>>,
     events: broadcast::Sender<Arc<pb::Event>>,
     bots: Option<Arc<dyn BotHost>>,
 }
@@ -57,8 +103,8 @@ pub struct Actor {
 impl std::fmt::Debug for Actor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Actor")
-            .field("game", &self.log.id())
-            .field("sequence", &self.log.sequence())
+            .field("game", &self.log().id())
+            .field("sequence", &self.log().sequence())
             .finish_non_exhaustive()
     }
 }
@@ -69,15 +115,27 @@ impl std::fmt::Debug for Actor {
 const WATCH_BUFFER: usize = 64;
 
 impl Actor {
-    pub fn new(log: GameLog, store: Durable, tokens: Vec<Option<String>>, bots: Option<Arc<dyn BotHost>>) -> Actor {
+    /// The actor of a live game, and where readers find its snapshots.
+    pub fn new(
+        log: GameLog,
+        store: Durable,
+        tokens: Vec<Option<String>>,
+        bots: Option<Arc<dyn BotHost>>,
+    ) -> (Actor, watch::Receiver<Arc<Snapshot>>) {
         let (events, _) = broadcast::channel(WATCH_BUFFER);
-        Actor { log, store, tokens, events, bots }
+        let current = Arc::new(Snapshot { log, tokens: tokens.into() });
+        let (published, snapshots) = watch::channel(current.clone());
+        (Actor { current, published, store, events, bots }, snapshots)
+    }
+
+    fn log(&self) -> &GameLog {
+        &self.current.log
     }
 
     /// Serves commands until the game is over (or every sender is gone). Bots to move first
     /// play before anything else.
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
-        while self.log.status() != Status::Finished {
+        while self.log().status() != Status::Finished {
             // A bot to move plays, one move at a time, between the requests that are waiting.
             if self.bot_to_move() {
                 match commands.try_recv() {
@@ -96,17 +154,11 @@ impl Actor {
         }
     }
 
-    #[tracing::instrument(name = "game", skip_all, fields(game = %self.log.id()))]
+    #[tracing::instrument(name = "game", skip_all, fields(game = %self.log().id()))]
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Join { seat, name, reply } => {
                 let _ = reply.send(self.join(seat, &name).await);
-            }
-            Command::View { caller, reply } => {
-                let _ = reply.send(self.viewer(&caller).map(|viewer| view::view(&self.log, viewer)));
-            }
-            Command::Legal { caller, reply } => {
-                let _ = reply.send(self.legal(&caller));
             }
             Command::Act { caller, expected, action, reply } => {
                 let _ = reply.send(self.act(&caller, expected, action.as_ref()).await);
@@ -120,60 +172,38 @@ impl Actor {
         }
     }
 
-    fn seat_of(&self, caller: &Caller) -> Result<Seat> {
-        let seat = caller
-            .seat
-            .ok_or_else(|| Error::InvalidArgument(clack_log::convert::FieldError::new("seat", "name the seat")))?;
-        auth::authorize(&self.tokens, seat, caller.token.as_deref())?;
-        Ok(Seat(seat))
-    }
-
-    fn viewer(&self, caller: &Caller) -> Result<Viewer> {
-        match caller.seat {
-            None => Ok(Viewer::Spectator),
-            Some(_) => self.seat_of(caller).map(Viewer::Seat),
-        }
-    }
-
     async fn join(&mut self, seat: Option<u32>, name: &str) -> Result<pb::JoinGameResponse> {
-        let mut next = self.log.clone();
+        let mut next = self.log().clone();
         let (seat, event) = next.join(seat, name, crate::now()).map_err(|e| match e {
             JoinError::NoSuchSeat(_) => Error::NotFound(e.to_string()),
             _ => Error::FailedPrecondition(e.to_string()),
         })?;
         let token = auth::new_token();
         let hash = auth::hash(&token);
-        self.store.put(&auth::token_key(self.log.id(), seat.0), hash.clone().into_bytes()).await?;
-        self.commit(next, vec![event]).await?;
-        self.tokens[seat.index()] = Some(hash);
+        self.store.put(&auth::token_key(self.log().id(), seat.0), hash.clone().into_bytes()).await?;
+        let mut tokens = self.current.tokens.to_vec();
+        if let Some(slot) = tokens.get_mut(seat.index()) {
+            *slot = Some(hash);
+        }
+        self.commit_with(next, vec![event], tokens.into()).await?;
         tracing::info!(seat = seat.0, "seat joined");
-        Ok(pb::JoinGameResponse { seat: u32::from(seat.0), seat_token: token, sequence: self.log.sequence() })
-    }
-
-    fn legal(&self, caller: &Caller) -> Result<pb::ListLegalActionsResponse> {
-        let seat = self.seat_of(caller)?;
-        let actions = if self.log.to_move() == Some(seat) { self.log.game().legal_actions() } else { Vec::new() };
-        Ok(pb::ListLegalActionsResponse {
-            notation: actions.iter().map(ToString::to_string).collect(),
-            actions: actions.into_iter().map(action_to_proto).collect(),
-            sequence: self.log.sequence(),
-        })
+        Ok(pb::JoinGameResponse { seat: u32::from(seat.0), seat_token: token, sequence: self.log().sequence() })
     }
 
     async fn act(&mut self, caller: &Caller, expected: u64, action: Option<&pb::Action>) -> Result<pb::ActResponse> {
-        let seat = self.seat_of(caller)?;
+        let seat = self.current.seat_of(caller)?;
         tracing::Span::current().record("seat", seat.0);
-        if self.log.status() == Status::Waiting {
+        if self.log().status() == Status::Waiting {
             return Err(Error::FailedPrecondition("the game is waiting for players to take the open seats".into()));
         }
-        if expected != self.log.sequence() {
+        if expected != self.log().sequence() {
             return Err(Error::Aborted(format!(
                 "the game has moved on: it is at sequence {}, not {expected}; look again and retry",
-                self.log.sequence()
+                self.log().sequence()
             )));
         }
-        let action = action_from_proto(action, self.log.game(), seat)?;
-        let mut next = self.log.clone();
+        let action = action_from_proto(action, self.log().game(), seat)?;
+        let mut next = self.log().clone();
         let events = next.perform(seat, action, crate::now())?;
         let points = events
             .iter()
@@ -185,32 +215,45 @@ impl Actor {
         self.commit(next, events).await?;
         tracing::debug!(seat = seat.0, %action, points, "action applied");
         Ok(pb::ActResponse {
-            sequence: self.log.sequence(),
+            sequence: self.log().sequence(),
             points,
-            view: Some(view::view(&self.log, Viewer::Seat(seat))),
+            view: Some(view::view(self.log(), Viewer::Seat(seat))),
         })
     }
 
     async fn resign(&mut self, caller: &Caller) -> Result<pb::ResignResponse> {
-        let seat = self.seat_of(caller)?;
-        let mut next = self.log.clone();
+        let seat = self.current.seat_of(caller)?;
+        let mut next = self.log().clone();
         let events = next.resign(seat, crate::now())?;
         self.commit(next, events).await?;
         tracing::info!(seat = seat.0, "seat resigned");
-        Ok(pb::ResignResponse { sequence: self.log.sequence() })
+        Ok(pb::ResignResponse { sequence: self.log().sequence() })
     }
 
     async fn subscribe(&mut self, caller: &Caller, from: u64) -> Result<Subscription> {
-        let viewer = self.viewer(caller)?;
-        let backlog = self.store.read(self.log.id(), from.max(1)).await?;
+        let viewer = self.current.viewer(caller)?;
+        let backlog = self.store.read(self.log().id(), from.max(1)).await?;
         Ok(Subscription { viewer, backlog, live: self.events.subscribe() })
     }
 
     /// Makes `next` (with its new `events`) the game, once the events are durable.
     async fn commit(&mut self, next: GameLog, events: Vec<pb::Event>) -> Result<()> {
+        let tokens = self.current.tokens.clone();
+        self.commit_with(next, events, tokens).await
+    }
+
+    /// Commits `next` with the seats' token hashes as they are after it, publishes the new
+    /// snapshot, then tells watchers.
+    async fn commit_with(
+        &mut self,
+        next: GameLog,
+        events: Vec<pb::Event>,
+        tokens: Arc<[Option<String>]>,
+    ) -> Result<()> {
         let summary = view::summary(&next);
-        self.store.append(self.log.id(), self.log.sequence(), events.clone(), summary).await?;
-        self.log = next;
+        self.store.append(self.log().id(), self.log().sequence(), events.clone(), summary).await?;
+        self.current = Arc::new(Snapshot { log: next, tokens });
+        self.published.send_replace(self.current.clone());
         for event in events {
             // No watcher is not an error.
             let _ = self.events.send(Arc::new(event));
@@ -219,14 +262,15 @@ impl Actor {
     }
 
     fn bot_to_move(&self) -> bool {
-        let bot_seat = |seat: Seat| matches!(self.log.seats().get(seat.index()), Some(clack_log::Occupant::Bot { .. }));
-        self.bots.is_some() && self.log.to_move().is_some_and(bot_seat)
+        let bot_seat =
+            |seat: Seat| matches!(self.log().seats().get(seat.index()), Some(clack_log::Occupant::Bot { .. }));
+        self.bots.is_some() && self.log().to_move().is_some_and(bot_seat)
     }
 
     /// Plays one move for the bot seat to move.
     async fn play_bot(&mut self) {
         let Some(bots) = self.bots.clone() else { return };
-        let Some((next, events)) = drive_bots(bots.as_ref(), &self.log).await else { return };
+        let Some((next, events)) = drive_bots(bots.as_ref(), self.log()).await else { return };
         if let Err(error) = self.commit(next, events).await {
             tracing::error!(%error, "could not record a bot's move; retrying shortly");
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;

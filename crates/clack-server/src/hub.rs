@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 use clack_log::{GameLog, Status, Viewer, json};
 use clack_proto::v1 as pb;
 use clack_store::Durable;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::actor::{Actor, Caller, Command, Subscription};
+use crate::actor::{Actor, Caller, Command, Snapshot, Subscription};
 use crate::auth;
 use crate::bots::BotHost;
 use crate::error::{Error, Result};
@@ -31,9 +31,15 @@ impl Default for Limits {
     }
 }
 
+/// How the hub reaches a live game: its task, for moves, and its latest snapshot, for reads.
+struct Live {
+    commands: mpsc::Sender<Command>,
+    snapshot: watch::Receiver<Arc<Snapshot>>,
+}
+
 pub struct Hub {
     store: Durable,
-    live: Mutex<HashMap<String, mpsc::Sender<Command>>>,
+    live: Mutex<HashMap<String, Live>>,
     bots: Option<Arc<dyn BotHost>>,
     limits: Limits,
 }
@@ -63,8 +69,8 @@ impl Hub {
         Ok(hub)
     }
 
-    fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, mpsc::Sender<Command>>> {
-        // The map holds only senders; a panic elsewhere cannot leave it half-updated.
+    fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Live>> {
+        // The map holds only channel ends; a panic elsewhere cannot leave it half-updated.
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -92,10 +98,10 @@ impl Hub {
     async fn start(self: &Arc<Hub>, log: GameLog) -> Result<()> {
         let id = log.id().to_owned();
         let tokens = self.token_hashes(&log).await?;
-        let (sender, receiver) = mpsc::channel(QUEUE);
-        self.live_map().insert(id.clone(), sender);
+        let (commands, receiver) = mpsc::channel(QUEUE);
+        let (actor, snapshot) = Actor::new(log, self.store.clone(), tokens, self.bots.clone());
+        self.live_map().insert(id.clone(), Live { commands, snapshot });
         let hub = Arc::downgrade(self);
-        let actor = Actor::new(log, self.store.clone(), tokens, self.bots.clone());
         tokio::spawn(async move {
             actor.run(receiver).await;
             if let Some(hub) = hub.upgrade() {
@@ -142,7 +148,7 @@ impl Hub {
         game_id: &str,
         command: impl FnOnce(oneshot::Sender<Result<T>>) -> Command,
     ) -> Option<Result<T>> {
-        let sender = self.live_map().get(game_id).cloned()?;
+        let sender = self.live_map().get(game_id).map(|live| live.commands.clone())?;
         let (reply, answer) = oneshot::channel();
         sender.send(command(reply)).await.ok()?;
         answer.await.ok()
@@ -175,23 +181,26 @@ impl Hub {
         }
     }
 
+    /// The latest committed state of a live game; `None` if the game is not live.
+    fn snapshot(&self, game_id: &str) -> Option<Arc<Snapshot>> {
+        self.live_map().get(game_id).map(|live| live.snapshot.borrow().clone())
+    }
+
     pub async fn view(&self, game_id: &str, caller: Caller) -> Result<pb::View> {
-        let fallback = caller.clone();
-        if let Some(answer) = self.ask(game_id, |reply| Command::View { caller, reply }).await {
-            return answer;
+        if let Some(snapshot) = self.snapshot(game_id) {
+            return snapshot.view(&caller);
         }
         let log = self.finished(game_id).await?;
-        let viewer = self.finished_viewer(&log, &fallback).await?;
+        let viewer = self.finished_viewer(&log, &caller).await?;
         Ok(view::view(&log, viewer))
     }
 
     pub async fn legal(&self, game_id: &str, caller: Caller) -> Result<pb::ListLegalActionsResponse> {
-        let fallback = caller.clone();
-        if let Some(answer) = self.ask(game_id, |reply| Command::Legal { caller, reply }).await {
-            return answer;
+        if let Some(snapshot) = self.snapshot(game_id) {
+            return snapshot.legal(&caller);
         }
         let log = self.finished(game_id).await?;
-        self.finished_viewer(&log, &fallback).await?;
+        self.finished_viewer(&log, &caller).await?;
         Ok(pb::ListLegalActionsResponse { actions: Vec::new(), notation: Vec::new(), sequence: log.sequence() })
     }
 

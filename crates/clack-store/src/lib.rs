@@ -11,10 +11,12 @@
 //! knows nothing of the rules, redaction or the network.
 
 mod durable;
+mod hook;
 mod memory;
 mod sled_store;
 
 pub use durable::{Durability, Durable};
+pub use hook::FlushHook;
 pub use memory::MemoryStore;
 pub use sled_store::SledStore;
 

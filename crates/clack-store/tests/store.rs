@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clack_proto::v1 as pb;
-use clack_store::{Append, Durability, Durable, EventStore, MemoryStore, SledStore, StoreError};
+use clack_store::{Append, Durability, Durable, EventStore, FlushHook, MemoryStore, SledStore, StoreError};
 
 fn event(game: &str, sequence: u64) -> pb::Event {
     pb::Event { game_id: game.into(), sequence, unix_millis: sequence as i64, payload: None }
@@ -119,48 +119,20 @@ fn reopen(path: &std::path::Path) -> SledStore {
     }
 }
 
-/// A real store whose flush is slow and counted, so that a test can see who shares a flush.
-struct SlowFlush {
-    inner: SledStore,
-    flushes: AtomicUsize,
-}
-
-impl EventStore for SlowFlush {
-    fn append_all(&self, appends: &[Append]) -> Vec<Result<(), StoreError>> {
-        self.inner.append_all(appends)
-    }
-    fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
-        self.inner.read(game_id, from)
-    }
-    fn summary(&self, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError> {
-        self.inner.summary(game_id)
-    }
-    fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
-        self.inner.summaries()
-    }
-    fn put(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
-        self.inner.put(key, value)
-    }
-    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.inner.get(key)
-    }
-    fn scan(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
-        self.inner.scan(prefix)
-    }
-    fn flush(&self) -> Result<(), StoreError> {
-        self.flushes.fetch_add(1, Ordering::SeqCst);
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        self.inner.flush()
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batched_appends_share_flushes_and_sync_appends_flush_each() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = Arc::new(SlowFlush { inner: SledStore::open(dir.path()).expect("open"), flushes: AtomicUsize::new(0) });
+    // The real store, with each flush counted and slowed down so that appends pile up behind it.
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    let hook = Box::new(move || {
+        counted.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    });
+    let store = Arc::new(FlushHook { inner: SledStore::open(dir.path()).expect("open"), hook });
     let mut flushes = Vec::new();
     for durability in [Durability::Batched, Durability::Sync] {
-        let before = store.flushes.load(Ordering::SeqCst);
+        let before = count.load(Ordering::SeqCst);
         let durable = Durable::new(store.clone(), durability).expect("writer");
         let tasks: Vec<_> = (0..200)
             .map(|i| {
@@ -172,7 +144,7 @@ async fn batched_appends_share_flushes_and_sync_appends_flush_each() {
         for task in tasks {
             task.await.expect("task").expect("every append is acknowledged");
         }
-        flushes.push(store.flushes.load(Ordering::SeqCst) - before);
+        flushes.push(count.load(Ordering::SeqCst) - before);
     }
     assert!(flushes[0] <= 10, "200 concurrent batched appends took {} flushes", flushes[0]);
     assert_eq!(flushes[1], 200, "a sync append has a flush of its own");
