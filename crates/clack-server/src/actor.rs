@@ -31,7 +31,8 @@ pub struct Caller {
 
 pub type Reply<T> = oneshot::Sender<Result<T>>;
 
-/// What a live game can be asked.
+/// What a live game's task can be asked: whatever changes the game, and subscriptions, which
+/// must line up with its broadcast. Reads go to its [`Snapshot`] instead.
 #[derive(Debug)]
 pub enum Command {
     Join { seat: Option<u32>, name: String, reply: Reply<pb::JoinGameResponse> },

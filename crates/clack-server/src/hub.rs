@@ -1,7 +1,8 @@
 //! The hub: every game the server knows, live or finished.
 //!
-//! A live game is an [`Actor`] task reached through a channel; the hub only routes to it. A
-//! finished game has no task: its log is read from the store when someone asks. On start the hub
+//! A live game is an [`Actor`] task reached through a channel, plus the snapshot the task
+//! publishes after each commit; the hub routes moves to the task and answers reads from the
+//! snapshot. A finished game has no task: its log is read from the store when someone asks. On start the hub
 //! replays every unfinished game from the store and starts its task again.
 
 use std::collections::HashMap;
