@@ -558,8 +558,8 @@ impl Ends {
 
     /// Every tile that fits some end.
     fn suits(&self) -> TileSet {
-        let numbers = self.accepts.iter().fold(0u8, |all, arm| all | arm);
-        (0..8).filter(|n| numbers & (1 << n) != 0).fold(TileSet::EMPTY, |all, n| all.union(TileSet::suit(n)))
+        let all = self.accepts.iter().fold(0u8, |all, arm| all | arm);
+        numbers(all).fold(TileSet::EMPTY, |suits, n| suits.union(TileSet::suit(n)))
     }
 
     fn accepts(&self, arm: Arm, end: u8) -> bool {
@@ -568,11 +568,19 @@ impl Ends {
 
     /// The (arm, number) pairs in legal-action order: by arm, then number.
     fn pairs(&self) -> impl Iterator<Item = (Arm, u8)> + '_ {
-        Arm::ALL.into_iter().flat_map(|arm| {
-            let numbers = self.accepts[arm.index()];
-            (0..8u8).filter(move |n| numbers & (1 << n) != 0).map(move |n| (arm, n))
-        })
+        Arm::ALL.into_iter().flat_map(|arm| numbers(self.accepts[arm.index()]).map(move |n| (arm, n)))
     }
+}
+
+/// The numbers whose bits are set in `mask`, lowest first.
+fn numbers(mut mask: u8) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let n = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            n
+        })
+    })
 }
 
 impl State {
@@ -671,10 +679,7 @@ impl State {
             return actions;
         }
         for arm in Arm::ALL {
-            let mut numbers = self.ends.accepts[arm.index()];
-            while numbers != 0 {
-                let end = numbers.trailing_zeros() as u8;
-                numbers &= numbers - 1;
+            for end in numbers(self.ends.accepts[arm.index()]) {
                 for tile in hand.intersection(TileSet::suit(end)) {
                     actions.push(Action::Play { tile, arm, matched: end });
                 }

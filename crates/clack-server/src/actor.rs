@@ -50,7 +50,9 @@ pub struct Subscription {
     pub live: broadcast::Receiver<Arc<pb::Event>>,
 }
 
-/// A live game as of its last commit, for the calls that only read it.
+/// A game as of its last commit, with its seats' token hashes: what the calls that only read
+/// it need. A live game's task publishes one after every commit; a finished game gets one from
+/// the store.
 #[derive(Debug)]
 pub struct Snapshot {
     pub log: GameLog,
@@ -67,7 +69,7 @@ impl Snapshot {
         Ok(Seat(seat))
     }
 
-    fn viewer(&self, caller: &Caller) -> Result<Viewer> {
+    pub(crate) fn viewer(&self, caller: &Caller) -> Result<Viewer> {
         match caller.seat {
             None => Ok(Viewer::Spectator),
             Some(_) => self.seat_of(caller).map(Viewer::Seat),

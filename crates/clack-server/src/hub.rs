@@ -14,7 +14,6 @@ use clack_store::Durable;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::actor::{Actor, Caller, Command, Snapshot, Subscription};
-use crate::auth;
 use crate::bots::BotHost;
 use crate::error::{Error, Result};
 use crate::view;
@@ -172,14 +171,11 @@ impl Hub {
         Err(Self::over())
     }
 
-    async fn finished_viewer(&self, log: &GameLog, caller: &Caller) -> Result<Viewer> {
-        match caller.seat {
-            None => Ok(Viewer::Spectator),
-            Some(seat) => {
-                auth::authorize(&self.token_hashes(log).await?, seat, caller.token.as_deref())?;
-                Ok(Viewer::Seat(clack_rules::Seat(seat)))
-            }
-        }
+    /// A game no task serves, with its seats' token hashes, to be read like a live one.
+    async fn finished_snapshot(&self, game_id: &str) -> Result<Snapshot> {
+        let log = self.finished(game_id).await?;
+        let tokens = self.token_hashes(&log).await?.into();
+        Ok(Snapshot { log, tokens })
     }
 
     /// The latest committed state of a live game; `None` if the game is not live.
@@ -191,18 +187,14 @@ impl Hub {
         if let Some(snapshot) = self.snapshot(game_id) {
             return snapshot.view(&caller);
         }
-        let log = self.finished(game_id).await?;
-        let viewer = self.finished_viewer(&log, &caller).await?;
-        Ok(view::view(&log, viewer))
+        self.finished_snapshot(game_id).await?.view(&caller)
     }
 
     pub async fn legal(&self, game_id: &str, caller: Caller) -> Result<pb::ListLegalActionsResponse> {
         if let Some(snapshot) = self.snapshot(game_id) {
             return snapshot.legal(&caller);
         }
-        let log = self.finished(game_id).await?;
-        self.finished_viewer(&log, &caller).await?;
-        Ok(pb::ListLegalActionsResponse { actions: Vec::new(), notation: Vec::new(), sequence: log.sequence() })
+        self.finished_snapshot(game_id).await?.legal(&caller)
     }
 
     pub async fn act(
@@ -239,8 +231,7 @@ impl Hub {
             let subscription = answer?;
             return Ok((subscription.viewer, Vec::new(), Some(subscription)));
         }
-        let log = self.finished(game_id).await?;
-        let viewer = self.finished_viewer(&log, &fallback).await?;
+        let viewer = self.finished_snapshot(game_id).await?.viewer(&fallback)?;
         Ok((viewer, self.store.read(game_id, from.max(1)).await?, None))
     }
 
