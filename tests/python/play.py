@@ -85,13 +85,16 @@ def main():
         # Prefer a play over drawing or passing; the server fills in nothing we did not send.
         action = legal.actions[0]
         reply = client.Act(
-            games.ActRequest(game_id=game_id, seat=seat, expected_sequence=legal.sequence, action=action),
+            games.ActRequest(game_id=game_id, seat=seat, expected_sequence=legal.sequence, action=action,
+                             view=games.ACT_VIEW_FULL),
             metadata=metadata,
         )
         if reply.sequence <= legal.sequence:
             sys.exit("the sequence did not advance")
-        if list(reply.view.hand) and len(reply.view.hands) != 0:
-            sys.exit("a seat's view showed other hands")
+        if not reply.HasField("view") or len(reply.view.hands) != 0:
+            sys.exit("a full reply to Act must carry the seat's own view and no other hands")
+        if reply.view.to_move != reply.to_move or reply.view.HasField("to_move") != reply.HasField("to_move"):
+            sys.exit("the reply's seat to move disagrees with its view")
         moves += 1
         if moves > 20000:
             sys.exit("the game never ended")

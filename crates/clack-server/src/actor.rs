@@ -36,7 +36,8 @@ pub type Reply<T> = oneshot::Sender<Result<T>>;
 #[derive(Debug)]
 pub enum Command {
     Join { seat: Option<u32>, name: String, reply: Reply<pb::JoinGameResponse> },
-    Act { caller: Caller, expected: u64, action: Option<pb::Action>, reply: Reply<pb::ActResponse> },
+    /// A move; the reply carries the seat's new view only when `full_view` asks for it.
+    Act { caller: Caller, expected: u64, action: Option<pb::Action>, full_view: bool, reply: Reply<pb::ActResponse> },
     Resign { caller: Caller, reply: Reply<pb::ResignResponse> },
     Subscribe { caller: Caller, from: u64, reply: Reply<Subscription> },
 }
@@ -163,8 +164,8 @@ impl Actor {
             Command::Join { seat, name, reply } => {
                 let _ = reply.send(self.join(seat, &name).await);
             }
-            Command::Act { caller, expected, action, reply } => {
-                let _ = reply.send(self.act(&caller, expected, action.as_ref()).await);
+            Command::Act { caller, expected, action, full_view, reply } => {
+                let _ = reply.send(self.act(&caller, expected, action.as_ref(), full_view).await);
             }
             Command::Resign { caller, reply } => {
                 let _ = reply.send(self.resign(&caller).await);
@@ -193,7 +194,13 @@ impl Actor {
         Ok(pb::JoinGameResponse { seat: u32::from(seat.0), seat_token: token, sequence: self.log().sequence() })
     }
 
-    async fn act(&mut self, caller: &Caller, expected: u64, action: Option<&pb::Action>) -> Result<pb::ActResponse> {
+    async fn act(
+        &mut self,
+        caller: &Caller,
+        expected: u64,
+        action: Option<&pb::Action>,
+        full_view: bool,
+    ) -> Result<pb::ActResponse> {
         let seat = self.current.seat_of(caller)?;
         tracing::Span::current().record("seat", seat.0);
         if self.log().status() == Status::Waiting {
@@ -217,10 +224,15 @@ impl Actor {
             .unwrap_or(0);
         self.commit(next, events).await?;
         tracing::debug!(seat = seat.0, %action, points, "action applied");
+        let log = self.log();
         Ok(pb::ActResponse {
-            sequence: self.log().sequence(),
+            sequence: log.sequence(),
             points,
-            view: Some(view::view(self.log(), Viewer::Seat(seat))),
+            // Building, encoding and decoding a whole view is a large part of a move's cost, so
+            // it is done only for a client that will read it.
+            view: full_view.then(|| view::view(log, Viewer::Seat(seat))),
+            status: view::status_to_proto(log.status()) as i32,
+            to_move: log.to_move().map(|seat| u32::from(seat.0)),
         })
     }
 

@@ -203,8 +203,10 @@ impl Hub {
         caller: Caller,
         expected: u64,
         action: Option<pb::Action>,
+        full_view: bool,
     ) -> Result<pb::ActResponse> {
-        if let Some(answer) = self.ask(game_id, |reply| Command::Act { caller, expected, action, reply }).await {
+        let act = |reply| Command::Act { caller, expected, action, full_view, reply };
+        if let Some(answer) = self.ask(game_id, act).await {
             return answer;
         }
         self.finished(game_id).await?;

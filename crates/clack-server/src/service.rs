@@ -48,6 +48,10 @@ fn caller<T>(request: &Request<T>, seat_field: Option<u32>) -> Result<Caller, Er
     Ok(Caller { seat: seat_field.map(seat).transpose()?, token: auth::bearer(request.metadata()) })
 }
 
+fn act_view(value: i32) -> Result<pb::ActView, FieldError> {
+    pb::ActView::try_from(value).map_err(|_| FieldError::new("view", "ACT_VIEW_BASIC or ACT_VIEW_FULL"))
+}
+
 fn player_name(name: &str) -> Result<String, FieldError> {
     let name = name.trim();
     if name.chars().count() > 64 || name.chars().any(char::is_control) {
@@ -92,7 +96,9 @@ impl GameService for GameApi {
         let caller = caller(&request, Some(request.get_ref().seat))?;
         let request = request.into_inner();
         let id = game_id(&request.game_id).map_err(Error::from)?;
-        Ok(Response::new(self.hub.act(id, caller, request.expected_sequence, request.action).await?))
+        let full_view = act_view(request.view).map_err(Error::from)? == pb::ActView::Full;
+        let reply = self.hub.act(id, caller, request.expected_sequence, request.action, full_view).await?;
+        Ok(Response::new(reply))
     }
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]

@@ -58,7 +58,7 @@ async fn reads_do_not_wait_for_a_move_being_flushed_nor_show_it() {
     gate.set_shut(true);
     let acting = tokio::spawn({
         let (hub, id, caller) = (hub.clone(), id.clone(), caller.clone());
-        async move { hub.act(&id, caller, legal.sequence, action).await }
+        async move { hub.act(&id, caller, legal.sequence, action, false).await }
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!acting.is_finished(), "the move waits for its flush");

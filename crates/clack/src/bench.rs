@@ -22,9 +22,13 @@ pub(crate) struct Args {
     /// Games played at once, each by its own client task.
     #[arg(long, default_value_t = 1000)]
     games: usize,
-    /// How long each phase runs.
+    /// How long games are played in all, and how long bare calls run in all.
     #[arg(long, default_value_t = 10)]
     seconds: u64,
+    /// Bare calls and games take turns this many times each (A-B-A-B...), so that a shared
+    /// machine whose speed drifts over minutes gives both the same mix of fast and slow spells.
+    #[arg(long, default_value_t = 5)]
+    rounds: u32,
     #[arg(long, value_enum, default_value = "batched")]
     durability: DurabilityArg,
     /// Keep events in memory instead of sled, to see the server's own cost apart from the disk.
@@ -44,7 +48,8 @@ pub(crate) struct Args {
     pace_ms: Option<u64>,
 }
 
-/// Latencies of one phase.
+/// Latencies of one phase, or of several added together.
+#[derive(Default)]
 struct Sample {
     calls: usize,
     seconds: f64,
@@ -106,6 +111,15 @@ fn process_cpu() -> Option<f64> {
 }
 
 impl Sample {
+    /// Adds another phase of the same kind to this one.
+    fn absorb(&mut self, other: Sample) {
+        let first = self.seconds == 0.0;
+        self.cpu = if first { other.cpu } else { self.cpu.zip(other.cpu).map(|(a, b)| a + b) };
+        self.calls += other.calls;
+        self.seconds += other.seconds;
+        self.latencies.extend(other.latencies);
+    }
+
     fn percentile(&self, p: f64) -> Duration {
         let mut sorted = self.latencies.clone();
         sorted.sort_unstable();
@@ -113,7 +127,7 @@ impl Sample {
     }
 
     fn rate(&self) -> f64 {
-        self.calls as f64 / self.seconds
+        self.calls as f64 / self.seconds.max(1e-9)
     }
 
     /// CPU microseconds per call, clients and server together.
@@ -170,25 +184,34 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         start_hostile(&bots, &hub, args.hostile).await?;
         println!("{} games of looping bots running (each decision runs to its 100 ms deadline)", args.hostile);
     }
-    let seated = seat_games(&channels, args.games).await?;
-    // Bare calls before and after the games (A-B-A), because a shared machine's speed drifts
-    // over a run; the ratio uses their mean.
-    let before = bare_calls(&channels, args.games, duration).await;
-    before.print("bare unary (health check)");
+    let mut seated = seat_games(&channels, args.games).await?;
     let pace = args.pace_ms.map(Duration::from_millis);
     if let Some(pace) = pace {
         let offered = args.games as f64 / pace.as_secs_f64();
         println!("paced: each game moves every {} ms, {offered:.0} moves/s offered", pace.as_millis());
     }
-    let acts = play_games(seated, duration, pace).await?;
+    let rounds = args.rounds.max(1);
+    let slice = duration / rounds;
+    let (mut bare, mut acts) = (Sample::default(), Sample::default());
+    let mut ratios = Vec::new();
+    for _ in 0..rounds {
+        let round_bare = bare_calls(&channels, args.games, slice).await;
+        let (round_acts, games) = play_games(seated, slice, pace).await?;
+        seated = games;
+        ratios.push(2.0 * round_acts.rate() / round_bare.rate().max(1e-9));
+        bare.absorb(round_bare);
+        acts.absorb(round_acts);
+    }
+    bare.print("bare unary (health check)");
     acts.print("Act (one move, durable)");
     println!("{:<28} {:>9.0} calls/s   (ListLegalActions + Act per move)", "all game calls", 2.0 * acts.rate());
-    let after = bare_calls(&channels, args.games, duration).await;
-    after.print("bare unary, again");
     if pace.is_none() {
-        let bare = (before.rate() + after.rate()) / 2.0;
-        println!("ratio of moves (Act) to bare calls: {:.2}", acts.rate() / bare);
-        println!("ratio of game calls to bare calls: {:.2}", 2.0 * acts.rate() / bare);
+        println!("ratio of moves (Act) to bare calls: {:.2}", acts.rate() / bare.rate());
+        let (low, high) = ratios.iter().fold((f64::MAX, 0.0f64), |(l, h), &r| (l.min(r), h.max(r)));
+        println!(
+            "ratio of game calls to bare calls: {:.2} (rounds from {low:.2} to {high:.2})",
+            2.0 * acts.rate() / bare.rate()
+        );
     }
     let replayed = tokio::task::spawn_blocking(move || replay_all(backend.as_ref())).await??;
     replayed.print();
@@ -257,8 +280,14 @@ async fn collect(
 ) -> Sample {
     let mut latencies = Vec::new();
     for task in tasks {
-        latencies.extend(task.await.unwrap_or_default());
+        latencies.push(task.await.unwrap_or_default());
     }
+    sample(latencies, started, cpu_started)
+}
+
+/// The sample of a phase that began at `started`, from each client's latencies.
+fn sample(latencies: Vec<Vec<Duration>>, started: Instant, cpu_started: Option<f64>) -> Sample {
+    let latencies: Vec<Duration> = latencies.into_iter().flatten().collect();
     let cpu = process_cpu().zip(cpu_started).map(|(now, then)| now - then);
     Sample { calls: latencies.len(), seconds: started.elapsed().as_secs_f64(), latencies, cpu }
 }
@@ -288,9 +317,13 @@ async fn seat_games(channels: &[Channel], games: usize) -> anyhow::Result<Vec<Se
     Ok(seated)
 }
 
-/// One client task per game: create it, take both seats, then move for `duration` (starting a
-/// new game when one ends), at once or every `pace`. Only `Act` calls are timed.
-async fn play_games(seated: Vec<Seated>, duration: Duration, pace: Option<Duration>) -> anyhow::Result<Sample> {
+/// One client task per game: move for `duration` (starting a new game when one ends), at once
+/// or every `pace`. Only `Act` calls are timed. The games are handed back for the next round.
+async fn play_games(
+    seated: Vec<Seated>,
+    duration: Duration,
+    pace: Option<Duration>,
+) -> anyhow::Result<(Sample, Vec<Seated>)> {
     let games = seated.len();
     let started = Instant::now();
     let cpu_started = process_cpu();
@@ -300,7 +333,6 @@ async fn play_games(seated: Vec<Seated>, duration: Duration, pace: Option<Durati
         .map(|(i, (mut client, mut game))| {
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
-                let mut seed = i as u64;
                 let mut turn =
                     pace.map(|pace| tokio::time::Instant::from_std(started) + pace * i as u32 / games as u32);
                 while started.elapsed() < duration {
@@ -313,8 +345,8 @@ async fn play_games(seated: Vec<Seated>, duration: Duration, pace: Option<Durati
                     match act_once(&mut client, &mut game).await {
                         Ok(Some(latency)) => latencies.push(latency),
                         Ok(None) => {
-                            seed += 1 << 32;
-                            match new_game(&mut client, seed).await {
+                            game.seed += 1 << 32;
+                            match new_game(&mut client, game.seed).await {
                                 Ok(fresh) => game = fresh,
                                 Err(_) => break,
                             }
@@ -322,15 +354,24 @@ async fn play_games(seated: Vec<Seated>, duration: Duration, pace: Option<Durati
                         Err(_) => break,
                     }
                 }
-                latencies
+                (latencies, (client, game))
             })
         })
         .collect();
-    Ok(collect(tasks, started, cpu_started).await)
+    let mut latencies = Vec::new();
+    let mut seated = Vec::with_capacity(games);
+    for task in tasks {
+        let (played, game) = task.await?;
+        latencies.push(played);
+        seated.push(game);
+    }
+    Ok((sample(latencies, started, cpu_started), seated))
 }
 
 struct BenchGame {
     id: String,
+    /// The seed the game was made with; the next game's is derived from it.
+    seed: u64,
     /// Each seat's `authorization` header value.
     tokens: Vec<MetadataValue<Ascii>>,
     to_move: Option<u32>,
@@ -352,7 +393,7 @@ async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow:
         tokens.push(format!("Bearer {token}").parse()?);
     }
     let view = client.get_view(pb::GetViewRequest { game_id: id.clone(), seat: None }).await?.into_inner().view;
-    Ok(BenchGame { id, tokens, to_move: view.and_then(|v| v.to_move) })
+    Ok(BenchGame { id, seed, tokens, to_move: view.and_then(|v| v.to_move) })
 }
 
 /// A request carrying a seat's `authorization` header, made once per seat as a real client
@@ -374,11 +415,17 @@ async fn act_once(client: &mut GameServiceClient<Channel>, game: &mut BenchGame)
         .await?
         .into_inner();
     let Some(action) = legal.actions.into_iter().next() else { return Ok(None) };
-    let request =
-        pb::ActRequest { game_id: game.id.clone(), seat, expected_sequence: legal.sequence, action: Some(action) };
+    // The default (basic) reply: the next seat to move is all this client reads.
+    let request = pb::ActRequest {
+        game_id: game.id.clone(),
+        seat,
+        expected_sequence: legal.sequence,
+        action: Some(action),
+        ..Default::default()
+    };
     let t = Instant::now();
     let reply = client.act(authed(request, token)).await?.into_inner();
     let latency = t.elapsed();
-    game.to_move = reply.view.and_then(|v| v.to_move);
+    game.to_move = reply.to_move;
     Ok(Some(latency))
 }

@@ -113,6 +113,7 @@ async fn bad_requests_get_a_status_that_names_the_field() {
         seat,
         expected_sequence: expected,
         action,
+        ..Default::default()
     };
     let status = client.act(authed(act(None, view.sequence), &tokens[seat as usize])).await.expect_err("no action");
     assert_eq!(status.code(), Code::InvalidArgument);
@@ -139,6 +140,10 @@ async fn bad_requests_get_a_status_that_names_the_field() {
     let status =
         client.act(authed(act(Some(pass), view.sequence - 1), &tokens[seat as usize])).await.expect_err("stale");
     assert_eq!(status.code(), Code::Aborted);
+    let unknown_view = pb::ActRequest { view: 7, ..act(Some(pass), view.sequence) };
+    let status = client.act(authed(unknown_view, &tokens[seat as usize])).await.expect_err("view 7");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("view"), "{}", status.message());
     let page =
         client.list_games(pb::ListGamesRequest { page_size: 500, ..Default::default() }).await.expect_err("page");
     assert_eq!(page.code(), Code::InvalidArgument);
@@ -154,6 +159,36 @@ async fn no_view_or_stream_shows_a_seat_another_seats_tiles() {
     // Play a while, so that draws happen.
     for _ in 0..30 {
         support::play_one(&mut client, &game, &tokens).await.expect("move").expect("not over yet");
+    }
+    // A full reply to `Act` shows the acting seat its own hand and nobody else's; a basic one
+    // carries no view at all.
+    for view in [pb::ActView::Full, pb::ActView::Basic] {
+        let seat = spectate(&mut client, &game).await.to_move.expect("the game goes on");
+        let token = &tokens[seat as usize];
+        let legal = client
+            .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.clone(), seat }, token))
+            .await
+            .expect("legal")
+            .into_inner();
+        let request = pb::ActRequest {
+            game_id: game.clone(),
+            seat,
+            expected_sequence: legal.sequence,
+            action: legal.actions.first().cloned(),
+            view: view as i32,
+        };
+        let reply = client.act(authed(request, token)).await.expect("act").into_inner();
+        assert_eq!(reply.to_move, spectate(&mut client, &game).await.to_move);
+        match reply.view {
+            Some(seen) => {
+                assert_eq!(view, pb::ActView::Full);
+                assert!(seen.hands.is_empty(), "no other hands in an Act reply");
+                assert_eq!(seen.viewer_seat, Some(seat));
+                assert_eq!(seen.hand.len() as u32, seen.hand_sizes[seat as usize]);
+                assert_eq!(seen.to_move, reply.to_move);
+            }
+            None => assert_eq!(view, pb::ActView::Basic),
+        }
     }
     for seat in 0..2u32 {
         let view = client
@@ -212,8 +247,13 @@ async fn two_clients_racing_for_one_turn_one_wins() {
             .into_inner();
         let race = |action: pb::Action| {
             let mut client = client.clone();
-            let request =
-                pb::ActRequest { game_id: game.clone(), seat, expected_sequence: legal.sequence, action: Some(action) };
+            let request = pb::ActRequest {
+                game_id: game.clone(),
+                seat,
+                expected_sequence: legal.sequence,
+                action: Some(action),
+                ..Default::default()
+            };
             let token = token.clone();
             tokio::spawn(async move { client.act(authed(request, &token)).await })
         };

@@ -152,8 +152,13 @@ pub async fn play_one(
         .await?
         .into_inner();
     let action = legal.actions.last().cloned().expect("a seat to move has a legal action");
-    let request =
-        pb::ActRequest { game_id: game_id.into(), seat, expected_sequence: legal.sequence, action: Some(action) };
+    let request = pb::ActRequest {
+        game_id: game_id.into(),
+        seat,
+        expected_sequence: legal.sequence,
+        action: Some(action),
+        ..Default::default()
+    };
     Ok(Some(client.act(authed(request, token)).await?.into_inner().sequence))
 }
 
