@@ -35,11 +35,28 @@ pub type Reply<T> = oneshot::Sender<Result<T>>;
 /// must line up with its broadcast. Reads go to its [`Snapshot`] instead.
 #[derive(Debug)]
 pub enum Command {
-    Join { seat: Option<u32>, name: String, reply: Reply<pb::JoinGameResponse> },
+    Join {
+        seat: Option<u32>,
+        name: String,
+        reply: Reply<pb::JoinGameResponse>,
+    },
     /// A move; the reply carries the seat's new view only when `full_view` asks for it.
-    Act { caller: Caller, expected: u64, action: Option<pb::Action>, full_view: bool, reply: Reply<pb::ActResponse> },
-    Resign { caller: Caller, reply: Reply<pb::ResignResponse> },
-    Subscribe { caller: Caller, from: u64, reply: Reply<Subscription> },
+    Act {
+        caller: Caller,
+        expected: u64,
+        action: Option<pb::Action>,
+        full_view: bool,
+        reply: Reply<pb::ActResponse>,
+    },
+    Resign {
+        caller: Caller,
+        reply: Reply<pb::ResignResponse>,
+    },
+    Subscribe {
+        caller: Caller,
+        from: u64,
+        reply: Reply<Subscription>,
+    },
 }
 
 /// The start of a watch: the events so far (from the requested sequence), and a receiver for
