@@ -75,7 +75,7 @@ pub struct Subscription {
 pub struct Snapshot {
     pub log: GameLog,
     /// Each seat's token hash, once the seat is claimed.
-    pub tokens: Arc<[Option<String>]>,
+    pub tokens: Arc<[Option<auth::TokenHash>]>,
 }
 
 impl Snapshot {
@@ -140,7 +140,7 @@ impl Actor {
     pub fn new(
         log: GameLog,
         store: Durable,
-        tokens: Vec<Option<String>>,
+        tokens: Vec<Option<auth::TokenHash>>,
         bots: Option<Arc<dyn BotHost>>,
     ) -> (Actor, watch::Receiver<Arc<Snapshot>>) {
         let (events, _) = broadcast::channel(WATCH_BUFFER);
@@ -201,7 +201,7 @@ impl Actor {
         })?;
         let token = auth::new_token();
         let hash = auth::hash(&token);
-        self.store.put(&auth::token_key(self.log().id(), seat.0), hash.clone().into_bytes()).await?;
+        self.store.put(&auth::token_key(self.log().id(), seat.0), auth::store_form(&hash)).await?;
         let mut tokens = self.current.tokens.to_vec();
         if let Some(slot) = tokens.get_mut(seat.index()) {
             *slot = Some(hash);
@@ -280,7 +280,7 @@ impl Actor {
         &mut self,
         next: GameLog,
         events: Vec<pb::Event>,
-        tokens: Arc<[Option<String>]>,
+        tokens: Arc<[Option<auth::TokenHash>]>,
     ) -> Result<()> {
         let summary = view::summary(&next);
         self.store.append(self.log().id(), self.log().sequence(), events.clone(), summary).await?;

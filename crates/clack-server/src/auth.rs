@@ -13,8 +13,28 @@ pub fn new_token() -> String {
     hex::encode(bytes)
 }
 
-pub fn hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
+/// What is kept of a seat's token: its SHA-256 digest.
+pub type TokenHash = [u8; 32];
+
+pub fn hash(token: &str) -> TokenHash {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// A stored hash (hex, as [`store_form`] wrote it); `None` if the record is not one.
+pub fn parse_stored(value: &[u8]) -> Option<TokenHash> {
+    let mut hash = [0; 32];
+    hex::decode_to_slice(value, &mut hash).ok()?;
+    Some(hash)
+}
+
+/// How a hash is kept in the store: hex, readable with any tool.
+pub fn store_form(hash: &TokenHash) -> Vec<u8> {
+    hex::encode(hash).into_bytes()
+}
+
+/// Compares two hashes in time that does not depend on where they differ.
+fn same(a: &TokenHash, b: &TokenHash) -> bool {
+    a.iter().zip(b).fold(0u8, |differ, (x, y)| differ | (x ^ y)) == 0
 }
 
 /// The bearer token of a request, if it has one.
@@ -30,7 +50,7 @@ pub fn token_key(game_id: &str, seat: u8) -> String {
 }
 
 /// Checks that `token` is the token of `seat`, given every seat's token hash.
-pub fn authorize(hashes: &[Option<String>], seat: u8, token: Option<&str>) -> Result<()> {
+pub fn authorize(hashes: &[Option<TokenHash>], seat: u8, token: Option<&str>) -> Result<()> {
     if usize::from(seat) >= hashes.len() {
         return Err(Error::NotFound(format!("there is no seat {seat} in this game")));
     }
@@ -38,9 +58,34 @@ pub fn authorize(hashes: &[Option<String>], seat: u8, token: Option<&str>) -> Re
         Error::Unauthenticated(format!("seat {seat} needs its token: send `authorization: Bearer <seat token>`"))
     })?;
     let presented = hash(token);
-    match hashes.iter().position(|h| h.as_deref() == Some(presented.as_str())) {
+    match hashes.iter().position(|h| h.as_ref().is_some_and(|h| same(h, &presented))) {
         Some(owner) if owner == usize::from(seat) => Ok(()),
         Some(owner) => Err(Error::PermissionDenied(format!("that token belongs to seat {owner}, not seat {seat}"))),
         None => Err(Error::Unauthenticated("the seat token is not valid for this game".to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hash_is_stored_as_hex_and_read_back() {
+        let hash = hash("abc");
+        let stored = store_form(&hash);
+        assert_eq!(stored, b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "SHA-256 of abc");
+        assert_eq!(parse_stored(&stored), Some(hash));
+        assert_eq!(parse_stored(b"not a hash"), None);
+        assert_eq!(parse_stored(&stored[1..]), None, "one digit short");
+    }
+
+    #[test]
+    fn a_token_opens_its_own_seat_only() {
+        let hashes = [Some(hash("zero")), None, Some(hash("two"))];
+        assert!(authorize(&hashes, 0, Some("zero")).is_ok());
+        assert!(matches!(authorize(&hashes, 2, Some("zero")), Err(Error::PermissionDenied(_))));
+        assert!(matches!(authorize(&hashes, 1, Some("nobody's")), Err(Error::Unauthenticated(_))));
+        assert!(matches!(authorize(&hashes, 0, None), Err(Error::Unauthenticated(_))));
+        assert!(matches!(authorize(&hashes, 3, Some("zero")), Err(Error::NotFound(_))));
     }
 }

@@ -14,6 +14,7 @@ use clack_store::Durable;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::actor::{Actor, Caller, Command, Snapshot, Subscription};
+use crate::auth;
 use crate::bots::BotHost;
 use crate::error::{Error, Result};
 use crate::view;
@@ -83,12 +84,14 @@ impl Hub {
         GameLog::replay(&events).map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })
     }
 
-    async fn token_hashes(&self, log: &GameLog) -> Result<Vec<Option<String>>> {
+    async fn token_hashes(&self, log: &GameLog) -> Result<Vec<Option<auth::TokenHash>>> {
         let mut hashes = vec![None; log.seats().len()];
         for (key, value) in self.store.scan(&format!("token/{}/", log.id())).await? {
             let seat = key.rsplit('/').next().and_then(|s| s.parse::<usize>().ok());
+            let hash = auth::parse_stored(&value)
+                .ok_or_else(|| Error::Internal(format!("the token record {key} is not a SHA-256 hash")))?;
             if let Some(slot) = seat.and_then(|s| hashes.get_mut(s)) {
-                *slot = Some(String::from_utf8_lossy(&value).into_owned());
+                *slot = Some(hash);
             }
         }
         Ok(hashes)
