@@ -1,8 +1,8 @@
 //! `clack bench`: a load tool. It starts the server in-process on loopback over a fresh sled
 //! directory, drives many concurrent games through real gRPC calls, and reports throughput and
-//! latency percentiles of `Act`. In the same run, before and after, it measures a bare tonic
-//! unary call (the gRPC health check, which touches no store) with the same concurrency, so the
-//! ratio of the two is the figure that matters. Every loop is bounded by `--seconds`.
+//! latency percentiles of `Act`. In the same run, in turns with the games, it measures a bare
+//! tonic unary call (the gRPC health check, which touches no store) with the same concurrency,
+//! so the ratio of the two is the figure that matters. Every loop is bounded by `--seconds`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -174,9 +174,10 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     }
     let backend_name = if args.memory { "memory (no disk)" } else { "sled" };
     println!(
-        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s per phase, {} connections",
+        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections",
         args.games,
         args.seconds,
+        args.rounds.max(1),
         channels.len()
     );
     let duration = Duration::from_secs(args.seconds);
