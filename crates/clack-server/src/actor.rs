@@ -249,7 +249,7 @@ impl Actor {
             // it is done only for a client that will read it.
             view: full_view.then(|| view::view(log, Viewer::Seat(seat))),
             status: view::status_to_proto(log.status()) as i32,
-            to_move: log.to_move().map(|seat| u32::from(seat.0)),
+            to_move: view::to_move(log),
         })
     }
 

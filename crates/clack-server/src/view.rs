@@ -52,6 +52,11 @@ pub fn summary(log: &GameLog) -> pb::GameSummary {
     }
 }
 
+/// The seat to act, as the wire has it; unset while the dealer deals or after the end.
+pub fn to_move(log: &GameLog) -> Option<u32> {
+    log.to_move().map(|seat| u32::from(seat.0))
+}
+
 /// What `viewer` may see of the game now.
 pub fn view(log: &GameLog, viewer: Viewer) -> pb::View {
     let game = log.game();
@@ -111,7 +116,7 @@ pub fn view(log: &GameLog, viewer: Viewer) -> pb::View {
         hand_sizes: all_hands.iter().map(|h| h.len() as u32).collect(),
         boneyard: game.boneyard().len() as u32,
         scores: game.scores(),
-        to_move: log.to_move().map(|s| u32::from(s.0)),
+        to_move: to_move(log),
         winners: log.ended().map(|e| e.winners.clone()).unwrap_or_default(),
         board_text: game.render(),
         seats: seats(log),

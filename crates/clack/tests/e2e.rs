@@ -170,13 +170,8 @@ async fn no_view_or_stream_shows_a_seat_another_seats_tiles() {
             .await
             .expect("legal")
             .into_inner();
-        let request = pb::ActRequest {
-            game_id: game.clone(),
-            seat,
-            expected_sequence: legal.sequence,
-            action: legal.actions.first().cloned(),
-            view: view as i32,
-        };
+        let action = legal.actions.first().cloned().expect("a seat to move has a legal action");
+        let request = pb::ActRequest { view: view as i32, ..support::act_request(&game, seat, &legal, action) };
         let reply = client.act(authed(request, token)).await.expect("act").into_inner();
         assert_eq!(reply.to_move, spectate(&mut client, &game).await.to_move);
         match reply.view {
@@ -247,13 +242,7 @@ async fn two_clients_racing_for_one_turn_one_wins() {
             .into_inner();
         let race = |action: pb::Action| {
             let mut client = client.clone();
-            let request = pb::ActRequest {
-                game_id: game.clone(),
-                seat,
-                expected_sequence: legal.sequence,
-                action: Some(action),
-                ..Default::default()
-            };
+            let request = support::act_request(&game, seat, &legal, action);
             let token = token.clone();
             tokio::spawn(async move { client.act(authed(request, &token)).await })
         };

@@ -152,14 +152,25 @@ pub async fn play_one(
         .await?
         .into_inner();
     let action = legal.actions.last().cloned().expect("a seat to move has a legal action");
-    let request = pb::ActRequest {
+    let request = act_request(game_id, seat, &legal, action);
+    Ok(Some(client.act(authed(request, token)).await?.into_inner().sequence))
+}
+
+/// A request for `seat` to play `action`, one of the `legal` actions it was just given, with
+/// the basic reply.
+pub fn act_request(
+    game_id: &str,
+    seat: u32,
+    legal: &pb::ListLegalActionsResponse,
+    action: pb::Action,
+) -> pb::ActRequest {
+    pb::ActRequest {
         game_id: game_id.into(),
         seat,
         expected_sequence: legal.sequence,
         action: Some(action),
         ..Default::default()
-    };
-    Ok(Some(client.act(authed(request, token)).await?.into_inner().sequence))
+    }
 }
 
 /// Plays until the game is over; returns the number of moves.
