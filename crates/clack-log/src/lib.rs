@@ -11,5 +11,7 @@ pub mod json;
 mod log;
 mod redact;
 
-pub use log::{GameLog, JoinError, Occupant, RULES_VERSION, ReplayError, Status, envelope, round_payload};
+pub use log::{
+    AbandonError, GameLog, JoinError, Occupant, RULES_VERSION, ReplayError, Status, envelope, round_payload,
+};
 pub use redact::{Viewer, redact};

@@ -65,6 +65,15 @@ pub enum JoinError {
     Over,
 }
 
+/// Why a game cannot be abandoned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AbandonError {
+    #[error("the game has started: every seat is taken")]
+    Started,
+    #[error("the game is over")]
+    Over,
+}
+
 /// A game: its creation, its seats, the rules state, and how many events it has.
 #[derive(Clone, Debug)]
 pub struct GameLog {
@@ -78,6 +87,8 @@ pub struct GameLog {
     /// Derived events the last input implies and that must come next.
     expected: Vec<Payload>,
     resigned: Option<Seat>,
+    /// Set once the game is called off before it started: it ends with no winners.
+    abandoned: bool,
     ended: Option<pb::GameEnded>,
     faults: u64,
     /// Every action so far with its points: the public history bots see.
@@ -135,6 +146,7 @@ impl GameLog {
             seed: created.seed.unwrap_or_default(),
             expected: Vec::new(),
             resigned: None,
+            abandoned: false,
             ended: None,
             faults: 0,
             history: Vec::new(),
@@ -294,6 +306,16 @@ impl GameLog {
                 self.resigned = Some(Seat(seat));
                 self.expected.push(Payload::GameEnded(self.end_payload("resigned")));
             }
+            Payload::GameAbandoned(_) => {
+                if self.status() != Status::Waiting {
+                    return Err(ReplayError::Unexpected {
+                        sequence,
+                        what: "an abandonment of a game that has started",
+                    });
+                }
+                self.abandoned = true;
+                self.expected.push(Payload::GameEnded(self.end_payload("abandoned")));
+            }
             Payload::RoundEnded(_) | Payload::GameEnded(_) => {
                 return Err(ReplayError::Unexpected { sequence, what: "a result no move led to" });
             }
@@ -324,6 +346,7 @@ impl GameLog {
             Game::Straight(_) => (Vec::new(), self.game.hands()),
         };
         let winners = match self.resigned {
+            _ if self.abandoned => Vec::new(),
             Some(resigned) => self.winners_without(resigned),
             None => self.game.winners(),
         };
@@ -394,6 +417,21 @@ impl GameLog {
         }
         let mut events = Vec::new();
         self.record(Payload::SeatResigned(pb::SeatResigned { seat: u32::from(seat.0) }), now, &mut events);
+        self.drain_expected(now, &mut events);
+        Ok(events)
+    }
+
+    /// Calls off a game that has not started (some seat is still open): a `GameAbandoned`
+    /// event with `reason`, then the end of the game with no winners. Cancelling a game and
+    /// giving up on one nobody joined are this same ending.
+    pub fn abandon(&mut self, reason: &str, now: i64) -> Result<Vec<pb::Event>, AbandonError> {
+        match self.status() {
+            Status::Finished => return Err(AbandonError::Over),
+            Status::Active => return Err(AbandonError::Started),
+            Status::Waiting => {}
+        }
+        let mut events = Vec::new();
+        self.record(Payload::GameAbandoned(pb::GameAbandoned { reason: reason.to_owned() }), now, &mut events);
         self.drain_expected(now, &mut events);
         Ok(events)
     }

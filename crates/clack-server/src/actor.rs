@@ -52,6 +52,11 @@ pub enum Command {
         caller: Caller,
         reply: Reply<pb::ResignResponse>,
     },
+    /// Calls off a game that has not started; the reply is the game's last sequence number.
+    Abandon {
+        reason: String,
+        reply: Reply<u64>,
+    },
     Subscribe {
         caller: Caller,
         from: u64,
@@ -119,6 +124,15 @@ pub struct Actor {
     store: Durable,
     events: broadcast::Sender<Arc<pb::Event>>,
     bots: Option<Arc<dyn BotHost>>,
+    /// How long the game may wait for its seats to be taken; `None` for ever.
+    join_timeout: Option<std::time::Duration>,
+}
+
+/// Something the game's task must do at a wall-clock time without being asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Due {
+    /// The seats were not all taken in time: the game is abandoned.
+    JoinTimeout,
 }
 
 impl std::fmt::Debug for Actor {
@@ -142,11 +156,13 @@ impl Actor {
         store: Durable,
         tokens: Vec<Option<auth::TokenHash>>,
         bots: Option<Arc<dyn BotHost>>,
+        join_timeout: std::time::Duration,
     ) -> (Actor, watch::Receiver<Arc<Snapshot>>) {
         let (events, _) = broadcast::channel(WATCH_BUFFER);
         let current = Arc::new(Snapshot { log, tokens: tokens.into() });
         let (published, snapshots) = watch::channel(current.clone());
-        (Actor { current, published, store, events, bots }, snapshots)
+        let join_timeout = (!join_timeout.is_zero()).then_some(join_timeout);
+        (Actor { current, published, store, events, bots, join_timeout }, snapshots)
     }
 
     fn log(&self) -> &GameLog {
@@ -154,19 +170,33 @@ impl Actor {
     }
 
     /// Serves commands until the game is over (or every sender is gone). Bots to move first
-    /// play before anything else.
+    /// play before anything else; a time that comes due (see [`Due`]) is acted on before the
+    /// commands waiting, so a move that arrives after its seat's deadline finds the game moved on.
+    /// Deadlines are wall-clock times derived from the log, so after a restart one that passed
+    /// while the server was down fires at once.
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         while self.log().status() != Status::Finished {
+            let due = self.next_due();
             // A bot to move plays, one move at a time, between the requests that are waiting.
-            if self.bot_to_move() {
+            if self.bot_to_move() && due.is_none_or(|(at, _)| at > crate::now()) {
                 match commands.try_recv() {
                     Ok(command) => self.handle(command).await,
                     Err(_) => self.play_bot().await,
                 }
                 continue;
             }
-            let Some(command) = commands.recv().await else { return };
-            self.handle(command).await;
+            tokio::select! {
+                biased;
+                () = sleep_until_unix(due.map(|(at, _)| at)), if due.is_some() => {
+                    if let Some((at, due)) = due {
+                        self.on_due(at, due).await;
+                    }
+                }
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => return,
+                },
+            }
         }
         // Answer what was already asked, with the game as it ended.
         commands.close();
@@ -186,6 +216,9 @@ impl Actor {
             }
             Command::Resign { caller, reply } => {
                 let _ = reply.send(self.resign(&caller).await);
+            }
+            Command::Abandon { reason, reply } => {
+                let _ = reply.send(self.abandon(&reason, crate::now()).await);
             }
             Command::Subscribe { caller, from, reply } => {
                 let _ = reply.send(self.subscribe(&caller, from).await);
@@ -262,6 +295,40 @@ impl Actor {
         Ok(pb::ResignResponse { sequence: self.log().sequence() })
     }
 
+    async fn abandon(&mut self, reason: &str, now: i64) -> Result<u64> {
+        let mut next = self.log().clone();
+        let events = next.abandon(reason, now)?;
+        self.commit(next, events).await?;
+        tracing::info!(reason, "game abandoned");
+        Ok(self.log().sequence())
+    }
+
+    /// The next time the task must act on its own, as Unix milliseconds, and what to do then.
+    fn next_due(&self) -> Option<(i64, Due)> {
+        let log = self.log();
+        match log.status() {
+            Status::Waiting => {
+                let timeout = i64::try_from(self.join_timeout?.as_millis()).unwrap_or(i64::MAX);
+                Some((log.created_millis().saturating_add(timeout), Due::JoinTimeout))
+            }
+            Status::Active | Status::Finished => None,
+        }
+    }
+
+    /// Acts on a time that came due. The events are stamped no earlier than the time itself, so
+    /// the log shows the deadline passed even if the two clocks the timer and the stamp read
+    /// disagree by a millisecond.
+    async fn on_due(&mut self, at: i64, due: Due) {
+        let now = crate::now().max(at);
+        let outcome = match due {
+            Due::JoinTimeout => self.abandon("join_timeout", now).await.map(drop),
+        };
+        if let Err(error) = outcome {
+            tracing::error!(%error, ?due, "could not record what came due; retrying shortly");
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    }
+
     async fn subscribe(&mut self, caller: &Caller, from: u64) -> Result<Subscription> {
         let viewer = self.current.viewer(caller)?;
         let backlog = self.store.read(self.log().id(), from.max(1)).await?;
@@ -308,4 +375,12 @@ impl Actor {
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         }
     }
+}
+
+/// Sleeps until a wall-clock time in Unix milliseconds (at once if it has passed; for ever if
+/// there is none).
+async fn sleep_until_unix(at: Option<i64>) {
+    let Some(at) = at else { return std::future::pending().await };
+    let wait = u64::try_from(at.saturating_sub(crate::now())).unwrap_or(0);
+    tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
 }

@@ -42,6 +42,12 @@ impl From<ActionError> for Error {
     }
 }
 
+impl From<clack_log::AbandonError> for Error {
+    fn from(e: clack_log::AbandonError) -> Error {
+        Error::FailedPrecondition(e.to_string())
+    }
+}
+
 impl From<clack_rules::game::GameError> for Error {
     fn from(e: clack_rules::game::GameError) -> Error {
         Error::FailedPrecondition(e.to_string())

@@ -24,11 +24,14 @@ use crate::view;
 pub struct Limits {
     /// Live (unfinished) games at once.
     pub live_games: usize,
+    /// A game whose open seats are not all taken this long after its creation is abandoned,
+    /// freeing its live slot; zero means never.
+    pub join_timeout: std::time::Duration,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { live_games: 10_000 }
+        Limits { live_games: 10_000, join_timeout: std::time::Duration::from_secs(600) }
     }
 }
 
@@ -102,7 +105,8 @@ impl Hub {
         let id = log.id().to_owned();
         let tokens = self.token_hashes(&log).await?;
         let (commands, receiver) = mpsc::channel(QUEUE);
-        let (actor, snapshot) = Actor::new(log, self.store.clone(), tokens, self.bots.clone());
+        let (actor, snapshot) =
+            Actor::new(log, self.store.clone(), tokens, self.bots.clone(), self.limits.join_timeout);
         self.live_map().insert(id.clone(), Live { commands, snapshot });
         let hub = Arc::downgrade(self);
         tokio::spawn(async move {
@@ -143,6 +147,16 @@ impl Hub {
             self.start(log).await?;
         }
         Ok(pb::CreateGameResponse { game_id: id, sequence })
+    }
+
+    /// Calls off a game that has not started (`reason` is recorded in its `GameAbandoned`
+    /// event); answers the game's last sequence number.
+    pub async fn abandon(&self, game_id: &str, reason: String) -> Result<u64> {
+        if let Some(answer) = self.ask(game_id, |reply| Command::Abandon { reason, reply }).await {
+            return answer;
+        }
+        self.finished(game_id).await?;
+        Err(Self::over())
     }
 
     /// Sends a command to a live game; `None` if the game is not live (finished, or unknown).

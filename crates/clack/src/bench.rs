@@ -160,7 +160,8 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let store = Durable::new(backend.clone(), durability)?;
     let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
-    let hub = Hub::open(store, Some(host), Limits { live_games: args.games * 4 + args.hostile }).await?;
+    let hub =
+        Hub::open(store, Some(host), Limits { live_games: args.games * 4 + args.hostile, ..Limits::default() }).await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -36,6 +36,10 @@ pub(crate) struct Args {
     /// Live games at once; past it, CreateGame answers RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 10_000)]
     max_live_games: usize,
+    /// A game whose open seats are not all taken this many seconds after its creation is
+    /// abandoned (fractions allowed); 0 means never.
+    #[arg(long, default_value_t = 600.0)]
+    join_timeout_secs: f64,
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
@@ -68,7 +72,10 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let store = Durable::new(Arc::new(store), durability)?;
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
-    let hub = Hub::open(store, Some(host), Limits { live_games: args.max_live_games }).await?;
+    let join_timeout = Duration::try_from_secs_f64(args.join_timeout_secs)
+        .context("--join-timeout-secs must be a number of seconds, 0 or more")?;
+    let limits = Limits { live_games: args.max_live_games, join_timeout };
+    let hub = Hub::open(store, Some(host), limits).await?;
     let listener =
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
     let addr = listener.local_addr()?;
