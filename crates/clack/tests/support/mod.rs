@@ -30,6 +30,25 @@ impl Server {
         Server::start_with(hub, Some(bots), ServeConfig::default()).await
     }
 
+    /// Starts the server with these limits (mode, quotas) and, if given, a bootstrap admin key.
+    pub async fn start_limited(dir: &Path, limits: Limits, admin_key: Option<&str>) -> Server {
+        let store =
+            Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), Durability::Batched).expect("writer");
+        let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
+        let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
+        let hub = Hub::open(store, Some(host), limits).await.expect("hub opens");
+        if let Some(key) = admin_key {
+            hub.access().bootstrap_admin(key).await.expect("admin key");
+        }
+        Server::start_with(hub, Some(bots), ServeConfig::default()).await
+    }
+
+    pub async fn admin(&self) -> clack_proto::v1::admin_service_client::AdminServiceClient<Channel> {
+        clack_proto::v1::admin_service_client::AdminServiceClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect")
+    }
+
     pub async fn start_with(hub: Arc<Hub>, bots: Option<Arc<BotLibrary>>, config: ServeConfig) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
@@ -66,6 +85,20 @@ impl Server {
     pub async fn replay(&self) -> ReplayServiceClient<Channel> {
         ReplayServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
     }
+}
+
+/// A request carrying an account's API key.
+pub fn keyed<T>(message: T, key: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("x-clack-key", key.parse().expect("ascii"));
+    request
+}
+
+/// A request carrying an anonymous owner's token.
+pub fn owned<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("x-clack-owner-token", token.parse().expect("ascii"));
+    request
 }
 
 /// A request for a seat, with its token.
