@@ -1,6 +1,8 @@
 //! Accounts, API keys, ownership and quotas, over real sockets: a server that strangers share.
 //! Every denial is checked twice: the status, and that nothing changed.
 
+#![allow(clippy::unwrap_used)] // a test that cannot set up fails, and says where
+
 mod support;
 
 use std::time::Duration;

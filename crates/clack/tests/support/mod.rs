@@ -87,6 +87,27 @@ impl Server {
     }
 }
 
+/// Starts the real `clack serve` binary on a free port over `data`, with more arguments and
+/// environment variables; returns the process and its address as a URL.
+pub fn spawn_server(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clack"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--durability", "batched", "--data"])
+        .arg(data)
+        .args(args)
+        .envs(envs.iter().copied())
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("clack serve starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("a first line");
+    let addr = line.trim().strip_prefix("listening on ").expect("listening on ADDR").to_owned();
+    (child, format!("http://{addr}"))
+}
+
 /// A request carrying an account's API key.
 pub fn keyed<T>(message: T, key: &str) -> Request<T> {
     let mut request = Request::new(message);
