@@ -6,12 +6,15 @@
 //! [`redact`] cuts them down to what one viewer may see, and [`json`] writes and reads the JSON
 //! lines export. It knows nothing of storage, the network or bots.
 
+mod clock;
 pub mod convert;
 pub mod json;
 mod log;
 mod redact;
 
+pub use clock::{Allowance, TimeControl, TimeoutPolicy};
 pub use log::{
-    AbandonError, GameLog, JoinError, Occupant, RULES_VERSION, ReplayError, Status, envelope, round_payload,
+    AbandonError, GameLog, JoinError, Occupant, RULES_VERSION, ReplayError, Status, TimeoutError, envelope,
+    round_payload,
 };
 pub use redact::{Viewer, redact};

@@ -120,6 +120,7 @@ impl Hub {
 
     pub async fn create(self: &Arc<Hub>, request: pb::CreateGameRequest) -> Result<pb::CreateGameResponse> {
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
+        let clock = clack_log::convert::time_control_from_proto(request.options.as_ref())?;
         for (i, spec) in request.seats.iter().enumerate() {
             if let Some(pb::seat_spec::Occupant::Bot(bot)) = &spec.occupant {
                 let known = self.bots.as_ref().is_some_and(|host| host.knows(&bot.bot_id, &bot.version));
@@ -139,7 +140,7 @@ impl Hub {
         }
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = uuid::Uuid::now_v7().to_string();
-        let (log, events) = GameLog::create(&id, options, request.seats, seed, crate::now())?;
+        let (log, events) = GameLog::create_timed(&id, options, clock, request.seats, seed, crate::now())?;
         self.store.append(&id, 0, events, view::summary(&log)).await?;
         let sequence = log.sequence();
         tracing::info!(game = %id, kind = options.kind().name(), "game created");
