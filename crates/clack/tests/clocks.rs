@@ -242,7 +242,7 @@ async fn a_fischer_bank_is_spent_by_the_seats_own_turns() {
     let token = &tokens[seat as usize];
     let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat };
     let legal = client.list_legal_actions(authed(legal, token)).await.expect("legal").into_inner();
-    let mut request = support::act_request(&game, seat, &legal, legal.actions[0].clone());
+    let mut request = support::act_request(&game, seat, &legal, legal.actions[0]);
     request.view = pb::ActView::Full as i32;
     let after = client.act(authed(request, token)).await.expect("act").into_inner().view.expect("full view");
 
