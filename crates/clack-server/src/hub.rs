@@ -201,6 +201,15 @@ impl Hub {
         self.live_map().get(game_id).map(|live| live.snapshot.borrow().clone())
     }
 
+    /// A live clocked game's clocks and deadline as of event `sequence`, if that is still its
+    /// latest event (a watcher attaches them to the event it sends).
+    pub fn clocks_at(&self, game_id: &str, sequence: u64) -> Option<(Vec<pb::SeatClock>, Option<i64>)> {
+        let snapshot = self.snapshot(game_id)?;
+        let log = &snapshot.log;
+        let current = log.sequence() == sequence && log.time_control().is_some();
+        current.then(|| (view::clocks(log), log.deadline().map(|(_, at)| at)))
+    }
+
     pub async fn view(&self, game_id: &str, caller: Caller) -> Result<pb::View> {
         if let Some(snapshot) = self.snapshot(game_id) {
             return snapshot.view(&caller);

@@ -63,26 +63,37 @@ async fn join(client: &mut GameServiceClient<Channel>, game_id: &str, seat: u32)
     client.join_game(request).await.expect("join").into_inner().seat_token
 }
 
-/// Watches a game as a spectator from its start until an event `until` picks; returns every
-/// event so far.
+/// Watches a game as a spectator from event `from` until an event `until` picks; returns
+/// every message so far.
+async fn watch_from(
+    client: &mut GameServiceClient<Channel>,
+    game_id: &str,
+    from: u64,
+    until: impl Fn(&Payload) -> bool,
+) -> Vec<pb::WatchResponse> {
+    let request = pb::WatchRequest { game_id: game_id.into(), seat: None, from_sequence: from };
+    let mut stream = client.watch(request).await.expect("watch").into_inner();
+    let mut messages = Vec::new();
+    let wait = std::time::Duration::from_secs(20);
+    loop {
+        let message = tokio::time::timeout(wait, stream.message()).await.expect("the event comes").expect("stream");
+        let message = message.expect("the stream goes on");
+        let done = message.event.as_ref().and_then(|e| e.payload.as_ref()).is_some_and(&until);
+        messages.push(message);
+        if done {
+            return messages;
+        }
+    }
+}
+
+/// The events of a game from its start until one `until` picks.
 async fn watch_until(
     client: &mut GameServiceClient<Channel>,
     game_id: &str,
     until: impl Fn(&Payload) -> bool,
 ) -> Vec<pb::Event> {
-    let request = pb::WatchRequest { game_id: game_id.into(), seat: None, from_sequence: 1 };
-    let mut stream = client.watch(request).await.expect("watch").into_inner();
-    let mut events = Vec::new();
-    let wait = std::time::Duration::from_secs(20);
-    loop {
-        let message = tokio::time::timeout(wait, stream.message()).await.expect("the event comes").expect("stream");
-        let event = message.expect("the stream goes on").event.expect("an event");
-        let done = event.payload.as_ref().is_some_and(&until);
-        events.push(event);
-        if done {
-            return events;
-        }
-    }
+    let messages = watch_from(client, game_id, 1, until).await;
+    messages.into_iter().map(|m| m.event.expect("an event")).collect()
 }
 
 async fn events_to_end(client: &mut GameServiceClient<Channel>, game_id: &str) -> Vec<pb::Event> {
@@ -166,10 +177,16 @@ async fn a_per_move_clock_runs_out_under_auto_move_and_the_first_legal_action_is
     let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat };
     let legal = client.list_legal_actions(authed(legal, &tokens[seat as usize])).await.expect("legal").into_inner();
 
-    let events = watch_until(client, &game, |p| matches!(p, Payload::ActionApplied(_))).await;
+    let messages = watch_from(client, &game, 1, |p| matches!(p, Payload::ActionApplied(_))).await;
+    let events: Vec<pb::Event> = messages.iter().map(|m| m.event.clone().expect("an event")).collect();
     let (at, timed_out) = timeout_of(&events);
     assert_eq!(timed_out.seat, seat);
     assert_eq!(timed_out.policy, pb::TimeoutPolicy::AutoMove as i32);
+    // The stream carries the clocks with the move's last event: the other seat's turn started
+    // with it.
+    let live = messages.last().expect("the auto-move");
+    assert_eq!(live.deadline_unix_millis, Some(events[at + 1].unix_millis + 500));
+    assert_eq!(live.clocks.len(), 2);
     assert_eq!(events[at].sequence, legal.sequence + 1, "nothing happened between the listing and the timeout");
     assert!(events[at].unix_millis >= view.deadline_unix_millis.unwrap_or(i64::MAX));
     match &events[at + 1].payload {
@@ -256,6 +273,11 @@ async fn a_fischer_bank_is_spent_by_the_seats_own_turns() {
     assert_eq!(bank(&after, 1 - seat), Some(60_000), "the other seat's bank is untouched");
     assert_eq!(after.sequence, events[events.len() - 1].sequence);
     assert_eq!(after.deadline_unix_millis, Some(acted + 60_000), "the other seat's turn started at the action");
+    // A watcher catching up gets the same clocks with the latest event.
+    let latest = watch_from(client, &game, after.sequence, |_| true).await.remove(0);
+    assert_eq!(latest.event.map(|e| e.sequence), Some(after.sequence));
+    assert_eq!(latest.clocks, after.clocks);
+    assert_eq!(latest.deadline_unix_millis, after.deadline_unix_millis);
 }
 
 fn unix_millis() -> i64 {
