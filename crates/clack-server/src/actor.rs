@@ -326,9 +326,9 @@ impl Actor {
         Ok(())
     }
 
-    /// Acts on a time that came due. The events are stamped no earlier than the time itself, so
-    /// the log shows the deadline passed even if the two clocks the timer and the stamp read
-    /// disagree by a millisecond.
+    /// Acts on a time that came due. The events are stamped no earlier than the time itself: the
+    /// timer runs on the monotonic clock and the stamp reads the wall clock, and the log must
+    /// show the deadline passed even when the two disagree by a millisecond.
     async fn on_due(&mut self, at: i64, due: Due) {
         let now = crate::now().max(at);
         let outcome = match due {
