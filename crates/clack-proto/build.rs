@@ -16,7 +16,9 @@ const FILES: [&str; 6] = [
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    // Read at run time, not with `env!`: a build script compiled in one checkout and reused from
+    // a copied target directory would otherwise keep reading that checkout's protos.
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
     println!("cargo:rerun-if-changed={}", root.display());
     let files: Vec<PathBuf> = FILES.iter().map(|f| root.join(f)).collect();
     let descriptors = protox::compile(&files, [&root])?;

@@ -11,6 +11,8 @@ use clack_rules::straight::{self, Arm, BlockedScoring, SpinnerRule, WireAction, 
 use clack_rules::streets::{self, DominoSet, Spot};
 use clack_rules::{Seat, Tile, TileSet};
 
+use crate::clock::{Allowance, TimeControl, TimeoutPolicy};
+
 /// A field that does not hold an acceptable value.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
@@ -165,7 +167,63 @@ pub fn options_to_proto(options: game::Options) -> pb::GameOptions {
             may_pass_when_able: Some(o.may_pass_when_able),
         }),
     };
-    pb::GameOptions { rules: Some(rules) }
+    pb::GameOptions { rules: Some(rules), time_control: None }
+}
+
+/// The longest allowance a clock may have: a week. It keeps deadlines far from overflow.
+const MAX_CLOCK_MILLIS: u64 = 7 * 24 * 60 * 60 * 1000;
+
+fn clock_millis(value: u64, field: &str, zero_allowed: bool) -> Result<i64, FieldError> {
+    if value == 0 && !zero_allowed {
+        return Err(FieldError::new(field, "must be at least 1 millisecond"));
+    }
+    if value > MAX_CLOCK_MILLIS {
+        return Err(FieldError::new(field, format!("at most {MAX_CLOCK_MILLIS} (a week)")));
+    }
+    Ok(value as i64)
+}
+
+/// The requested (or stored) time control, if any; an unspecified policy is AUTO_MOVE.
+pub fn time_control_from_proto(options: Option<&pb::GameOptions>) -> Result<Option<TimeControl>, FieldError> {
+    use pb::time_control::Clock;
+    let Some(control) = options.and_then(|o| o.time_control.as_ref()) else { return Ok(None) };
+    let allowance = match &control.clock {
+        None => {
+            let message = "set per_move_millis or fischer (or leave time_control out)";
+            return Err(FieldError::new("options.time_control.clock", message));
+        }
+        Some(Clock::PerMoveMillis(millis)) => {
+            Allowance::PerMove { millis: clock_millis(*millis, "options.time_control.per_move_millis", false)? }
+        }
+        Some(Clock::Fischer(f)) => Allowance::Fischer {
+            initial: clock_millis(f.initial_millis, "options.time_control.fischer.initial_millis", false)?,
+            increment: clock_millis(f.increment_millis, "options.time_control.fischer.increment_millis", true)?,
+        },
+    };
+    let policy = match enum_value(control.on_timeout, "options.time_control.on_timeout")? {
+        pb::TimeoutPolicy::Unspecified | pb::TimeoutPolicy::AutoMove => TimeoutPolicy::AutoMove,
+        pb::TimeoutPolicy::Forfeit => TimeoutPolicy::Forfeit,
+    };
+    Ok(Some(TimeControl { allowance, policy }))
+}
+
+pub fn timeout_policy_to_proto(policy: TimeoutPolicy) -> pb::TimeoutPolicy {
+    match policy {
+        TimeoutPolicy::AutoMove => pb::TimeoutPolicy::AutoMove,
+        TimeoutPolicy::Forfeit => pb::TimeoutPolicy::Forfeit,
+    }
+}
+
+/// A time control with every field set, as stored in `GameCreated`.
+pub fn time_control_to_proto(control: TimeControl) -> pb::TimeControl {
+    use pb::time_control::Clock;
+    let clock = match control.allowance {
+        Allowance::PerMove { millis } => Clock::PerMoveMillis(millis as u64),
+        Allowance::Fischer { initial, increment } => {
+            Clock::Fischer(pb::FischerClock { initial_millis: initial as u64, increment_millis: increment as u64 })
+        }
+    };
+    pb::TimeControl { clock: Some(clock), on_timeout: timeout_policy_to_proto(control.policy) as i32 }
 }
 
 fn arm_to_proto(arm: Arm) -> pb::Arm {

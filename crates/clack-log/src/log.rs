@@ -14,6 +14,7 @@ use clack_proto::v1::event::Payload;
 use clack_rules::game::{self, Game, Turn};
 use clack_rules::{Dealer, Seat, straight};
 
+use crate::clock::{Clocks, TimeControl, TimeoutPolicy};
 use crate::convert::{self, FieldError};
 
 /// The version of the rules engine recorded in every new game.
@@ -74,6 +75,17 @@ pub enum AbandonError {
     Over,
 }
 
+/// Why no timeout can be recorded now.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeoutError {
+    #[error("no clock is running")]
+    NotRunning,
+    #[error("the clock runs until {deadline}")]
+    Early { deadline: i64 },
+    #[error(transparent)]
+    Rules(#[from] game::GameError),
+}
+
 /// A game: its creation, its seats, the rules state, and how many events it has.
 #[derive(Clone, Debug)]
 pub struct GameLog {
@@ -89,6 +101,10 @@ pub struct GameLog {
     resigned: Option<Seat>,
     /// Set once the game is called off before it started: it ends with no winners.
     abandoned: bool,
+    /// The open seats' turn clocks, when the game has a time control.
+    clocks: Option<Clocks>,
+    /// A seat whose clock ran out under AUTO_MOVE: its first legal action must come next.
+    owed_move: Option<Seat>,
     ended: Option<pb::GameEnded>,
     faults: u64,
     /// Every action so far with its points: the public history bots see.
@@ -96,11 +112,23 @@ pub struct GameLog {
 }
 
 impl GameLog {
-    /// A new game and its first events: `GameCreated`, then the deal (and for Straight
-    /// Dominoes, the draw for the lead).
+    /// A new game without clocks; see [`GameLog::create_timed`].
     pub fn create(
         id: &str,
         options: game::Options,
+        seats: Vec<pb::SeatSpec>,
+        seed: u64,
+        now: i64,
+    ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
+        GameLog::create_timed(id, options, None, seats, seed, now)
+    }
+
+    /// A new game and its first events: `GameCreated`, then the deal (and for Straight
+    /// Dominoes, the draw for the lead). The open seats are clocked if `clock` is given.
+    pub fn create_timed(
+        id: &str,
+        options: game::Options,
+        clock: Option<TimeControl>,
         seats: Vec<pb::SeatSpec>,
         seed: u64,
         now: i64,
@@ -112,7 +140,10 @@ impl GameLog {
         }
         let created = pb::GameCreated {
             kind: convert::kind_to_proto(options.kind()) as i32,
-            options: Some(convert::options_to_proto(options)),
+            options: Some(pb::GameOptions {
+                time_control: clock.map(convert::time_control_to_proto),
+                ..convert::options_to_proto(options)
+            }),
             seats,
             seed: Some(seed),
             rules_version: RULES_VERSION.to_owned(),
@@ -136,6 +167,9 @@ impl GameLog {
         if seats.len() != usize::from(game.players()) {
             return Err(malformed(FieldError::new("seats", "one per player")));
         }
+        let control = convert::time_control_from_proto(created.options.as_ref()).map_err(malformed)?;
+        let clocked = seats.iter().map(|s| matches!(s, Occupant::Open { .. }));
+        let clocks = control.map(|control| Clocks::new(control, clocked, event.unix_millis));
         Ok(GameLog {
             id: event.game_id.clone(),
             created: std::sync::Arc::new(created.clone()),
@@ -147,6 +181,8 @@ impl GameLog {
             expected: Vec::new(),
             resigned: None,
             abandoned: false,
+            clocks,
+            owed_move: None,
             ended: None,
             faults: 0,
             history: Vec::new(),
@@ -167,7 +203,7 @@ impl GameLog {
     /// Checks that a replay did not stop where a derived event was still owed.
     pub fn finish_replay(&self) -> Result<(), ReplayError> {
         let owes_end = self.game.is_over() && self.ended.is_none();
-        if !self.expected.is_empty() || owes_end {
+        if !self.expected.is_empty() || owes_end || self.owed_move.is_some() {
             return Err(ReplayError::Unexpected { sequence: self.sequence + 1, what: "the log stops early" });
         }
         Ok(())
@@ -200,6 +236,25 @@ impl GameLog {
 
     pub fn ended(&self) -> Option<&pb::GameEnded> {
         self.ended.as_ref()
+    }
+
+    /// The game's time control, if it has one.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.clocks.as_ref().map(Clocks::control)
+    }
+
+    /// Each clocked seat's time left at the start of the current turn (for a per-move clock,
+    /// the whole allowance); empty without a time control.
+    pub fn clocks(&self) -> Vec<(Seat, i64)> {
+        let Some(clocks) = &self.clocks else { return Vec::new() };
+        (0..self.game.players()).filter_map(|s| clocks.remaining(usize::from(s)).map(|left| (Seat(s), left))).collect()
+    }
+
+    /// The seat whose clock runs now and when it runs out (Unix milliseconds): only while the
+    /// game is active and an open seat of a clocked game is to act.
+    pub fn deadline(&self) -> Option<(Seat, i64)> {
+        let seat = self.to_move().filter(|_| self.status() == Status::Active)?;
+        Some((seat, self.clocks.as_ref()?.deadline(seat.index())?))
     }
 
     pub fn faults(&self) -> u64 {
@@ -242,11 +297,13 @@ impl GameLog {
             }
             self.expected.remove(0);
             self.fold_derived(payload);
-            self.sequence = sequence;
-            return Ok(());
+        } else {
+            self.fold_input(sequence, event.unix_millis, payload)?;
         }
-        self.fold_input(sequence, payload)?;
         self.sequence = sequence;
+        if let Some(clocks) = &mut self.clocks {
+            clocks.passed(event.unix_millis);
+        }
         Ok(())
     }
 
@@ -256,11 +313,14 @@ impl GameLog {
         }
     }
 
-    fn fold_input(&mut self, sequence: u64, payload: &Payload) -> Result<(), ReplayError> {
+    fn fold_input(&mut self, sequence: u64, at: i64, payload: &Payload) -> Result<(), ReplayError> {
         let malformed = |error| ReplayError::Malformed { sequence, error };
         let illegal = |error| ReplayError::Illegal { sequence, error };
         if self.ended.is_some() && !matches!(payload, Payload::BotFaulted(_)) {
             return Err(ReplayError::Unexpected { sequence, what: "an event after the end" });
+        }
+        if self.owed_move.is_some() && !matches!(payload, Payload::ActionApplied(_)) {
+            return Err(ReplayError::Unexpected { sequence, what: "anything but the move owed after a timeout" });
         }
         match payload {
             Payload::GameCreated(_) => return Err(ReplayError::Unexpected { sequence, what: "a second GameCreated" }),
@@ -275,6 +335,12 @@ impl GameLog {
                 let seat =
                     Seat(u8::try_from(applied.seat).map_err(|_| malformed(FieldError::new("seat", "too large")))?);
                 let action = convert::stored_action(applied.action.as_ref(), &self.game).map_err(malformed)?;
+                if let Some(owed) = self.owed_move.take() {
+                    self.check_auto_move(sequence, owed, seat, action)?;
+                }
+                if let Some(clocks) = &mut self.clocks {
+                    clocks.charge(seat.index(), at, true);
+                }
                 let effects = self.game.apply(seat, action).map_err(illegal)?;
                 if effects.scored() != applied.points {
                     let rebuilt = format!("{} points", effects.scored());
@@ -303,9 +369,9 @@ impl GameLog {
             Payload::SeatResigned(resigned) => {
                 let seat = u8::try_from(resigned.seat).ok().filter(|&s| s < self.game.players());
                 let seat = seat.ok_or(malformed(FieldError::new("seat_resigned.seat", "no such seat")))?;
-                self.resigned = Some(Seat(seat));
-                self.expected.push(Payload::GameEnded(self.end_payload("resigned")));
+                self.concede(Seat(seat), "resigned");
             }
+            Payload::SeatTimedOut(timed_out) => self.fold_timeout(sequence, at, timed_out)?,
             Payload::GameAbandoned(_) => {
                 if self.status() != Status::Waiting {
                     return Err(ReplayError::Unexpected {
@@ -319,6 +385,53 @@ impl GameLog {
             Payload::RoundEnded(_) | Payload::GameEnded(_) => {
                 return Err(ReplayError::Unexpected { sequence, what: "a result no move led to" });
             }
+        }
+        Ok(())
+    }
+
+    /// A seat's side gives up the game (it resigned, or its clock ran out under FORFEIT): the
+    /// end follows, the other sides winning.
+    fn concede(&mut self, seat: Seat, reason: &str) {
+        self.resigned = Some(seat);
+        self.expected.push(Payload::GameEnded(self.end_payload(reason)));
+    }
+
+    /// Checks a stored timeout against the clocks: the seat was to act, its deadline had passed
+    /// by the event's time, and the policy is the game's. Then applies the policy.
+    fn fold_timeout(&mut self, sequence: u64, at: i64, timed_out: &pb::SeatTimedOut) -> Result<(), ReplayError> {
+        let unexpected = |what| ReplayError::Unexpected { sequence, what };
+        let (seat, deadline) = self.deadline().ok_or(unexpected("a timeout with no clock running"))?;
+        if timed_out.seat != u32::from(seat.0) {
+            return Err(unexpected("a timeout of a seat that was not to act"));
+        }
+        if at < deadline {
+            return Err(unexpected("a timeout before the deadline"));
+        }
+        let policy = self.time_control().map(|c| c.policy).ok_or(unexpected("a timeout with no clock running"))?;
+        let rebuilt =
+            pb::SeatTimedOut { seat: timed_out.seat, policy: convert::timeout_policy_to_proto(policy) as i32 };
+        if &rebuilt != timed_out {
+            return Err(mismatch(sequence, &Payload::SeatTimedOut(rebuilt), &Payload::SeatTimedOut(*timed_out)));
+        }
+        if let Some(clocks) = &mut self.clocks {
+            clocks.charge(seat.index(), at, false);
+        }
+        match policy {
+            TimeoutPolicy::AutoMove => self.owed_move = Some(seat),
+            TimeoutPolicy::Forfeit => self.concede(seat, "timed_out"),
+        }
+        Ok(())
+    }
+
+    /// The action played for a seat that timed out must be its first legal action.
+    fn check_auto_move(&self, sequence: u64, owed: Seat, seat: Seat, action: game::Action) -> Result<(), ReplayError> {
+        let first = self.game.legal_actions().first().copied();
+        if seat != owed || first != Some(action) {
+            return Err(ReplayError::Mismatch {
+                sequence,
+                stored: format!("seat {} plays {action}", seat.0),
+                rebuilt: format!("seat {} plays {}", owed.0, first.map_or_else(|| "nothing".into(), |a| a.to_string())),
+            });
         }
         Ok(())
     }
@@ -374,6 +487,44 @@ impl GameLog {
     /// The events a seat's action causes, folded in; the game is unchanged if the action is
     /// illegal.
     pub fn perform(&mut self, seat: Seat, action: game::Action, now: i64) -> Result<Vec<pb::Event>, game::GameError> {
+        let mut events = Vec::new();
+        self.play(seat, action, now, &mut events)?;
+        Ok(events)
+    }
+
+    /// Records the clock of the seat to act running out, if its deadline has passed by `now`,
+    /// and what the game's policy makes of it: the seat's first legal action played for it, or
+    /// its side's defeat.
+    pub fn time_out(&mut self, now: i64) -> Result<Vec<pb::Event>, TimeoutError> {
+        let (seat, deadline) = self.deadline().ok_or(TimeoutError::NotRunning)?;
+        let policy = self.time_control().ok_or(TimeoutError::NotRunning)?.policy;
+        if now < deadline {
+            return Err(TimeoutError::Early { deadline });
+        }
+        let first = self.game.legal_actions().first().copied();
+        let auto_move = match policy {
+            TimeoutPolicy::AutoMove => Some(first.ok_or(game_over(&self.game))?),
+            TimeoutPolicy::Forfeit => None,
+        };
+        let payload =
+            pb::SeatTimedOut { seat: u32::from(seat.0), policy: convert::timeout_policy_to_proto(policy) as i32 };
+        let mut events = Vec::new();
+        self.record(Payload::SeatTimedOut(payload), now, &mut events);
+        match auto_move {
+            Some(action) => self.play(seat, action, now, &mut events)?,
+            None => self.drain_expected(now, &mut events),
+        }
+        Ok(events)
+    }
+
+    /// Records a seat's action and what follows it; nothing changes if the action is illegal.
+    fn play(
+        &mut self,
+        seat: Seat,
+        action: game::Action,
+        now: i64,
+        events: &mut Vec<pb::Event>,
+    ) -> Result<(), game::GameError> {
         if self.ended.is_some() {
             return Err(game_over(&self.game));
         }
@@ -384,10 +535,8 @@ impl GameLog {
             action: Some(convert::action_to_proto(action)),
             points: effects.scored(),
         };
-        let mut events = Vec::new();
-        self.record(Payload::ActionApplied(applied), now, &mut events);
-        self.settle(now, &mut events)?;
-        Ok(events)
+        self.record(Payload::ActionApplied(applied), now, events);
+        self.settle(now, events)
     }
 
     /// Claims a seat (the lowest open one if `seat` is `None`).

@@ -133,6 +133,8 @@ pub struct Actor {
 enum Due {
     /// The seats were not all taken in time: the game is abandoned.
     JoinTimeout,
+    /// The clock of the seat to act ran out.
+    Clock,
 }
 
 impl std::fmt::Debug for Actor {
@@ -311,17 +313,27 @@ impl Actor {
                 let timeout = i64::try_from(self.join_timeout?.as_millis()).unwrap_or(i64::MAX);
                 Some((log.created_millis().saturating_add(timeout), Due::JoinTimeout))
             }
-            Status::Active | Status::Finished => None,
+            Status::Active => log.deadline().map(|(_, at)| (at, Due::Clock)),
+            Status::Finished => None,
         }
     }
 
-    /// Acts on a time that came due. The events are stamped no earlier than the time itself, so
-    /// the log shows the deadline passed even if the two clocks the timer and the stamp read
-    /// disagree by a millisecond.
+    async fn time_out(&mut self, now: i64) -> Result<()> {
+        let mut next = self.log().clone();
+        let events = next.time_out(now)?;
+        self.commit(next, events).await?;
+        tracing::info!(status = ?self.log().status(), "a seat's clock ran out");
+        Ok(())
+    }
+
+    /// Acts on a time that came due. The events are stamped no earlier than the time itself: the
+    /// timer runs on the monotonic clock and the stamp reads the wall clock, and the log must
+    /// show the deadline passed even when the two disagree by a millisecond.
     async fn on_due(&mut self, at: i64, due: Due) {
         let now = crate::now().max(at);
         let outcome = match due {
             Due::JoinTimeout => self.abandon("join_timeout", now).await.map(drop),
+            Due::Clock => self.time_out(now).await,
         };
         if let Err(error) = outcome {
             tracing::error!(%error, ?due, "could not record what came due; retrying shortly");

@@ -64,6 +64,12 @@ impl From<clack_log::AbandonError> for Error {
     }
 }
 
+impl From<clack_log::TimeoutError> for Error {
+    fn from(e: clack_log::TimeoutError) -> Error {
+        Error::FailedPrecondition(e.to_string())
+    }
+}
+
 impl From<clack_rules::game::GameError> for Error {
     fn from(e: clack_rules::game::GameError) -> Error {
         Error::FailedPrecondition(e.to_string())

@@ -189,11 +189,12 @@ impl Hub {
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
+        let clock = clack_log::convert::time_control_from_proto(request.options.as_ref())?;
         self.check_bot_seats(options.kind(), &request.seats)?;
         self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = uuid::Uuid::now_v7().to_string();
-        let (log, events) = GameLog::create(&id, options, request.seats, seed, crate::now())?;
+        let (log, events) = GameLog::create_timed(&id, options, clock, request.seats, seed, crate::now())?;
         let (owner, owner_token) = new_owner(&caller.who);
         let record = OwnerRecord::new(&owner, &caller.who);
         self.store.put(&owner_key(&id), record.encode_to_vec()).await?;
@@ -279,6 +280,15 @@ impl Hub {
     /// The latest committed state of a live game; `None` if the game is not live.
     fn snapshot(&self, game_id: &str) -> Option<Arc<Snapshot>> {
         self.live_map().get(game_id).map(|live| live.snapshot.borrow().clone())
+    }
+
+    /// A live clocked game's clocks and deadline as of event `sequence`, if that is still its
+    /// latest event (a watcher attaches them to the event it sends).
+    pub fn clocks_at(&self, game_id: &str, sequence: u64) -> Option<(Vec<pb::SeatClock>, Option<i64>)> {
+        let snapshot = self.snapshot(game_id)?;
+        let log = &snapshot.log;
+        let current = log.sequence() == sequence && log.time_control().is_some();
+        current.then(|| (view::clocks(log), log.deadline().map(|(_, at)| at)))
     }
 
     pub async fn view(&self, game_id: &str, caller: Caller) -> Result<pb::View> {

@@ -177,7 +177,7 @@ impl GameService for GameApi {
         let mut closing = self.closing.clone();
         tokio::spawn(async move {
             let backlog = subscription.as_ref().map_or(backlog, |s| s.backlog.clone());
-            let mut forward = Forward { sender, viewer, next: from };
+            let mut forward = Forward { sender, viewer, next: from, hub, game_id: id };
             if !forward.send_all(&backlog).await {
                 return;
             }
@@ -186,7 +186,7 @@ impl GameService for GameApi {
             // A live stream would keep the server from stopping: it ends, UNAVAILABLE, when the
             // server starts to shut down, and the client resumes elsewhere or later.
             tokio::select! {
-                () = forward.follow(&hub, &id, subscription.live) => {}
+                () = forward.follow(subscription.live) => {}
                 () = async { let _ = closing.wait_for(|closing| *closing).await; } => {
                     let status = Status::unavailable("the server is shutting down; resume the watch from the next sequence");
                     let _ = sender.send(Err(status)).await;
@@ -203,6 +203,9 @@ struct Forward {
     viewer: Viewer,
     /// The next sequence number the client needs.
     next: u64,
+    /// Where the game's latest clocks are read, to go with its latest event.
+    hub: Arc<Hub>,
+    game_id: String,
 }
 
 impl Forward {
@@ -212,7 +215,8 @@ impl Forward {
             if event.sequence < self.next {
                 continue;
             }
-            let response = pb::WatchResponse { event: Some(redact(event, self.viewer)) };
+            let (clocks, deadline_unix_millis) = self.hub.clocks_at(&self.game_id, event.sequence).unwrap_or_default();
+            let response = pb::WatchResponse { event: Some(redact(event, self.viewer)), clocks, deadline_unix_millis };
             if self.sender.send(Ok(response)).await.is_err() {
                 return false;
             }
@@ -223,17 +227,19 @@ impl Forward {
 
     /// Follows live events until the game's task stops or the client goes. A watcher that falls
     /// behind the broadcast buffer catches up from the store.
-    async fn follow(&mut self, hub: &Hub, game_id: &str, mut live: broadcast::Receiver<Arc<pb::Event>>) {
+    async fn follow(&mut self, mut live: broadcast::Receiver<Arc<pb::Event>>) {
         loop {
             let batch = match live.recv().await {
                 Ok(event) if event.sequence <= self.next => vec![(*event).clone()],
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => match hub.read(game_id, self.next).await {
-                    Ok(events) => events,
-                    Err(error) => {
-                        let _ = self.sender.send(Err(error.into())).await;
-                        return;
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    match self.hub.read(&self.game_id, self.next).await {
+                        Ok(events) => events,
+                        Err(error) => {
+                            let _ = self.sender.send(Err(error.into())).await;
+                            return;
+                        }
                     }
-                },
+                }
                 Err(broadcast::error::RecvError::Closed) => return,
             };
             if !self.send_all(&batch).await {

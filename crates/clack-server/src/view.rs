@@ -2,7 +2,8 @@
 //!
 //! Hidden information is cut here by asking the rules for the viewer's `observation`, which
 //! holds only that seat's hand; other hands appear only for [`Viewer::Everyone`] (the replay of
-//! a finished game).
+//! a finished game). Clocks come from the log as of its last event, so a view is a pure
+//! function of the log: the client counts down to the deadline itself.
 
 use clack_log::convert::{hands_to_proto, kind_to_proto, spot_to_proto, tile_to_proto, tiles_to_proto};
 use clack_log::{GameLog, Occupant, Status, Viewer, round_payload};
@@ -121,6 +122,17 @@ pub fn view(log: &GameLog, viewer: Viewer) -> pb::View {
         board_text: game.render(),
         seats: seats(log),
         hands: if everyone { hands_to_proto(all_hands.iter().copied()) } else { Vec::new() },
+        clocks: clocks(log),
+        deadline_unix_millis: log.deadline().map(|(_, at)| at),
         board: Some(board),
     }
+}
+
+/// Each clocked seat's time left as of the last event. Clocks are public: every viewer sees
+/// them, and the seat to act's count-down is the view's deadline.
+pub fn clocks(log: &GameLog) -> Vec<pb::SeatClock> {
+    log.clocks()
+        .into_iter()
+        .map(|(seat, remaining_millis)| pb::SeatClock { seat: u32::from(seat.0), remaining_millis })
+        .collect()
 }

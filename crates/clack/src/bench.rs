@@ -248,6 +248,7 @@ async fn start_hostile(bots: &clack_server::BotLibrary, hub: &Arc<Hub>, games: u
     };
     for seed in 0..games {
         let options = pb::GameOptions {
+            time_control: None,
             rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions {
                 players: Some(2),
                 ..Default::default()
@@ -392,6 +393,7 @@ struct BenchGame {
 
 async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow::Result<BenchGame> {
     let options = pb::GameOptions {
+        time_control: None,
         rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { players: Some(2), ..Default::default() })),
     };
     let id = client

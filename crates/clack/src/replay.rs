@@ -102,6 +102,10 @@ fn describe(event: &pb::Event, game: &clack_rules::Game) -> String {
             format!("round {} ends: winner {:?}, {} points; scores {:?}", r.round, r.winner, r.points, r.scores)
         }
         Some(Payload::SeatResigned(r)) => format!("seat {} resigns", r.seat),
+        Some(Payload::SeatTimedOut(t)) => {
+            let policy = clack_proto::v1::TimeoutPolicy::try_from(t.policy).map_or("?", |p| p.as_str_name());
+            format!("seat {} runs out of time ({policy})", t.seat)
+        }
         Some(Payload::GameAbandoned(a)) => format!("the game is abandoned ({})", a.reason),
         Some(Payload::GameEnded(e)) => {
             format!("game over ({}): winners {:?}, scores {:?}", e.reason, e.winners, e.scores)

@@ -153,6 +153,7 @@ async fn a_match_reports_per_bot_results_and_keeps_ratings() {
         .expect("upload");
     }
     let options = pb::GameOptions {
+        time_control: None,
         rules: Some(pb::game_options::Rules::Streets(pb::StreetsOptions { players: Some(2), ..Default::default() })),
     };
     let entrants = vec![

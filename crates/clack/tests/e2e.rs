@@ -85,6 +85,7 @@ async fn bad_requests_get_a_status_that_names_the_field() {
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().contains("options"), "{}", status.message());
     let bad_enum = pb::GameOptions {
+        time_control: None,
         rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { spinner: 42, ..Default::default() })),
     };
     let status = client

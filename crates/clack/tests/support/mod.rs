@@ -131,6 +131,7 @@ pub fn authed<T>(message: T, token: &str) -> Request<T> {
 
 pub fn straight_options(players: u32, target: u32) -> pb::GameOptions {
     pb::GameOptions {
+        time_control: None,
         rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions {
             players: Some(players),
             target: Some(target),
@@ -141,6 +142,7 @@ pub fn straight_options(players: u32, target: u32) -> pb::GameOptions {
 
 pub fn streets_options(players: u32) -> pb::GameOptions {
     pb::GameOptions {
+        time_control: None,
         rules: Some(pb::game_options::Rules::Streets(pb::StreetsOptions {
             players: Some(players),
             ..Default::default()
