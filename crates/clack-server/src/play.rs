@@ -30,15 +30,18 @@ use crate::error::Error;
 use crate::hub::Hub;
 use crate::service::{Feed, game_id};
 
+/// Each seat's (game id, seat) open session: its id, and what ends it.
+type Open = HashMap<(String, u8), (u64, oneshot::Sender<()>)>;
+
 /// The open session of each seat, so that a new one can end the old.
 #[derive(Debug, Default)]
 pub struct Sessions {
-    open: Mutex<HashMap<(String, u8), (u64, oneshot::Sender<()>)>>,
+    open: Mutex<Open>,
     next_id: std::sync::atomic::AtomicU64,
 }
 
 impl Sessions {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, u8), (u64, oneshot::Sender<()>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
         self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 

@@ -122,12 +122,12 @@ async fn next_turn(seat: &mut Seat) -> pb::Turn {
     }
 }
 
+/// The next message, which must be a refusal: a refused move changes nothing, so no event comes
+/// before it.
 async fn next_rejection(seat: &mut Seat) -> pb::Rejected {
-    loop {
-        match seat.replies.next().await.expect("open").expect("ok").message.expect("message") {
-            Message::Rejected(rejected) => return rejected,
-            other => panic!("expected a refusal, got {other:?}"),
-        }
+    match seat.replies.next().await.expect("open").expect("ok").message.expect("message") {
+        Message::Rejected(rejected) => rejected,
+        other => panic!("expected a refusal, got {other:?}"),
     }
 }
 
@@ -155,7 +155,7 @@ async fn refused_moves_are_answered_on_the_stream_and_the_turn_stands() {
     assert_eq!(hand, turn.sequence, "nothing was played");
 
     // The turn still stands: a legal move by its full form is taken.
-    seat.moves.send(play(turn.sequence, Choice::Action(turn.actions[0].clone()))).await.expect("sent");
+    seat.moves.send(play(turn.sequence, Choice::Action(turn.actions[0]))).await.expect("sent");
     loop {
         match seat.replies.next().await.expect("open").expect("ok").message.expect("message") {
             Message::Event(event) if event.sequence > turn.sequence => break,
