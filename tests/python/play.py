@@ -26,7 +26,11 @@ from grpc_tools import protoc
 PROTO_FILES = ["types", "events", "game_service", "replay_service", "bot_service"]
 
 
-def compile_stubs(proto_root):
+PROTO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "proto"))
+
+
+def compile_stubs(proto_root=None):
+    proto_root = proto_root or PROTO_ROOT
     out = tempfile.mkdtemp(prefix="clack-stubs-")
     files = [f"clack/v1/{name}.proto" for name in PROTO_FILES]
     code = protoc.main(["protoc", f"-I{proto_root}", f"--python_out={out}", f"--grpc_python_out={out}", *files])
@@ -46,7 +50,8 @@ def seat_auth(token):
     return [("authorization", f"Bearer {token}")]
 
 
-class KeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+class KeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
+                     grpc.StreamStreamClientInterceptor):
     """Adds the account's API key to every call, beside whatever metadata the call has."""
 
     def __init__(self, key):
@@ -61,6 +66,9 @@ class KeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInt
 
     def intercept_unary_stream(self, continuation, details, request):
         return continuation(self._with_key(details), request)
+
+    def intercept_stream_stream(self, continuation, details, requests):
+        return continuation(self._with_key(details), requests)
 
 
 def read_key(path):
@@ -84,7 +92,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--addr", required=True)
     parser.add_argument("--game", choices=["straight", "streets"], default="straight")
-    parser.add_argument("--proto", default=os.path.join(os.path.dirname(__file__), "..", "..", "proto"))
+    parser.add_argument("--proto", default=PROTO_ROOT)
     parser.add_argument("--key-file", help="a file holding an account's API key (default: $CLACK_KEY)")
     args = parser.parse_args()
     types, games, games_grpc, replay, replay_grpc = compile_stubs(os.path.abspath(args.proto))

@@ -48,6 +48,10 @@ pub(crate) struct Args {
     /// measures latency at a known load; without it the clients measure capacity.
     #[arg(long)]
     pace_ms: Option<u64>,
+    /// Play every game through `GameService.Play`, one stream per seat, instead of
+    /// `ListLegalActions` + `Act` calls.
+    #[arg(long)]
+    play: bool,
 }
 
 /// Latencies of one phase, or of several added together.
@@ -208,22 +212,35 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let mut ratios = Vec::new();
     for _ in 0..rounds {
         let round_bare = bare_calls(&channels, args.games, slice).await;
-        let (round_acts, games) = play_games(seated, slice, pace).await?;
+        let (round_acts, games) =
+            if args.play { play_streams(seated, slice, pace).await? } else { play_games(seated, slice, pace).await? };
         seated = games;
-        ratios.push(2.0 * round_acts.rate() / round_bare.rate().max(1e-9));
+        let calls_per_move = if args.play { 1.0 } else { 2.0 };
+        ratios.push(calls_per_move * round_acts.rate() / round_bare.rate().max(1e-9));
         bare.absorb(round_bare);
         acts.absorb(round_acts);
     }
     bare.print("bare unary (health check)");
-    acts.print("Act (one move, durable)");
-    println!("{:<28} {:>9.0} calls/s   (ListLegalActions + Act per move)", "all game calls", 2.0 * acts.rate());
-    if pace.is_none() {
+    if args.play {
+        acts.print("Play (one move, durable)");
+        if pace.is_none() {
+            let (low, high) = ratios.iter().fold((f64::MAX, 0.0f64), |(l, h), &r| (l.min(r), h.max(r)));
+            println!(
+                "ratio of moves (Play) to bare calls: {:.2} (rounds from {low:.2} to {high:.2})",
+                acts.rate() / bare.rate()
+            );
+        }
+    } else if pace.is_none() {
+        acts.print("Act (one move, durable)");
+        println!("{:<28} {:>9.0} calls/s   (ListLegalActions + Act per move)", "all game calls", 2.0 * acts.rate());
         println!("ratio of moves (Act) to bare calls: {:.2}", acts.rate() / bare.rate());
         let (low, high) = ratios.iter().fold((f64::MAX, 0.0f64), |(l, h), &r| (l.min(r), h.max(r)));
         println!(
             "ratio of game calls to bare calls: {:.2} (rounds from {low:.2} to {high:.2})",
             2.0 * acts.rate() / bare.rate()
         );
+    } else {
+        acts.print("Act (one move, durable)");
     }
     let replayed = tokio::task::spawn_blocking(move || replay_all(backend.as_ref())).await??;
     replayed.print();
@@ -384,6 +401,8 @@ async fn play_games(
 
 struct BenchGame {
     id: String,
+    /// The last event a Play stream delivered, to resume from in the next round.
+    seen: u64,
     /// The seed the game was made with; the next game's is derived from it.
     seed: u64,
     /// Each seat's `authorization` header value.
@@ -408,7 +427,7 @@ async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow:
         tokens.push(format!("Bearer {token}").parse()?);
     }
     let view = client.get_view(pb::GetViewRequest { game_id: id.clone(), seat: None }).await?.into_inner().view;
-    Ok(BenchGame { id, seed, tokens, to_move: view.and_then(|v| v.to_move) })
+    Ok(BenchGame { id, seen: 0, seed, tokens, to_move: view.and_then(|v| v.to_move) })
 }
 
 /// A request carrying a seat's `authorization` header, made once per seat as a real client
@@ -443,4 +462,104 @@ async fn act_once(client: &mut GameServiceClient<Channel>, game: &mut BenchGame)
     let latency = t.elapsed();
     game.to_move = reply.to_move;
     Ok(Some(latency))
+}
+
+/// One seat's Play stream: what the bench sends on it, and what it receives.
+struct Stream {
+    moves: tokio::sync::mpsc::Sender<pb::PlayRequest>,
+    replies: tonic::Streaming<pb::PlayResponse>,
+}
+
+async fn open_stream(client: &mut GameServiceClient<Channel>, game: &BenchGame, seat: usize) -> anyhow::Result<Stream> {
+    let (moves, outbound) = tokio::sync::mpsc::channel(4);
+    let hello = pb::PlayHello { game_id: game.id.clone(), seat: None, after_sequence: game.seen };
+    moves.send(pb::PlayRequest { message: Some(pb::play_request::Message::Hello(hello)) }).await?;
+    let request = authed(tokio_stream::wrappers::ReceiverStream::new(outbound), &game.tokens[seat]);
+    let replies = client.play(request).await?.into_inner();
+    Ok(Stream { moves, replies })
+}
+
+/// Like [`play_games`], through `Play`: one task per game holds both seats' streams and answers
+/// each turn with its first action. A move's latency runs from sending it to the first event
+/// that follows it.
+async fn play_streams(
+    seated: Vec<Seated>,
+    duration: Duration,
+    pace: Option<Duration>,
+) -> anyhow::Result<(Sample, Vec<Seated>)> {
+    let games = seated.len();
+    let started = Instant::now();
+    let cpu_started = process_cpu();
+    let tasks: Vec<_> = seated
+        .into_iter()
+        .enumerate()
+        .map(|(i, (mut client, mut game))| {
+            tokio::spawn(async move {
+                let first = pace.map(|pace| tokio::time::Instant::from_std(started) + pace * i as u32 / games as u32);
+                let latencies = stream_game(&mut client, &mut game, started, duration, pace.zip(first)).await;
+                (latencies.unwrap_or_default(), (client, game))
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    let mut seated = Vec::with_capacity(games);
+    for task in tasks {
+        let (played, game) = task.await?;
+        latencies.push(played);
+        seated.push(game);
+    }
+    Ok((sample(latencies, started, cpu_started), seated))
+}
+
+/// Plays one game's seats over their streams until `duration` has passed since `started`,
+/// starting a new game whenever one ends.
+async fn stream_game(
+    client: &mut GameServiceClient<Channel>,
+    game: &mut BenchGame,
+    started: Instant,
+    duration: Duration,
+    mut pace: Option<(Duration, tokio::time::Instant)>,
+) -> anyhow::Result<Vec<Duration>> {
+    use pb::play_response::Message;
+    let mut latencies = Vec::new();
+    let mut seats = [open_stream(client, game, 0).await?, open_stream(client, game, 1).await?];
+    let mut pending: Option<(u64, Instant)> = None;
+    while started.elapsed() < duration {
+        let [zero, one] = &mut seats;
+        let (seat, reply) = tokio::select! {
+            reply = zero.replies.message() => (0, reply?),
+            reply = one.replies.message() => (1, reply?),
+        };
+        match reply.and_then(|r| r.message) {
+            None => {
+                // The game is over: both streams end; play a new one.
+                game.seed += 1 << 32;
+                *game = new_game(client, game.seed).await?;
+                seats = [open_stream(client, game, 0).await?, open_stream(client, game, 1).await?];
+                pending = None;
+            }
+            Some(Message::Event(event)) => {
+                game.seen = game.seen.max(event.sequence);
+                if let Some((_, at)) = pending.filter(|(turn, _)| event.sequence > *turn) {
+                    latencies.push(at.elapsed());
+                    pending = None;
+                }
+            }
+            Some(Message::Turn(turn)) => {
+                if let Some((every, at)) = pace.as_mut() {
+                    tokio::time::sleep_until(*at).await;
+                    *at += *every;
+                }
+                let choice = pb::play_move::Choice::Index(0);
+                let play = pb::PlayMove { turn_sequence: turn.sequence, choice: Some(choice) };
+                seats[seat]
+                    .moves
+                    .send(pb::PlayRequest { message: Some(pb::play_request::Message::Move(play)) })
+                    .await?;
+                pending = Some((turn.sequence, Instant::now()));
+            }
+            Some(Message::Rejected(rejected)) => anyhow::bail!("a move was refused: {}", rejected.message),
+        }
+    }
+    Ok(latencies)
 }

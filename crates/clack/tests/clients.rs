@@ -1,5 +1,7 @@
 //! Clients beyond Rust and tooling: the Python client in `tests/python` plays full games through
-//! the public contract, on a closed server with an account's key; gRPC health checking and server reflection (v1 and v1alpha) answer, so
+//! the public contract (unary calls, and `Play` streams dropped and resumed), on a closed server
+//! with an account's key; the Node client in `tests/node` plays through `Play` too; gRPC health
+//! checking and server reflection (v1 and v1alpha) answer, so
 //! grpcurl-style tools work with no .proto at hand.
 
 mod support;
@@ -21,9 +23,11 @@ async fn the_python_client_plays_full_games_with_a_key() {
     let key = server.admin().await.create_account(support::keyed(request, ADMIN_KEY)).await.expect("account");
     let key = key.into_inner().key;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for game in ["straight", "streets"] {
+    let runs =
+        [("play.py", "straight"), ("play.py", "streets"), ("stream_bot.py", "straight"), ("stream_bot.py", "streets")];
+    for (script, game) in runs {
         let addr = server.addr.to_string();
-        let script = root.join("tests/python/play.py");
+        let script = root.join("tests/python").join(script);
         let key = key.clone();
         let output = tokio::task::spawn_blocking(move || {
             Command::new("python3").arg(script).args(["--addr", &addr, "--game", game]).env("CLACK_KEY", key).output()
@@ -34,7 +38,33 @@ async fn the_python_client_plays_full_games_with_a_key() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "python client failed:\n{stdout}\n{stderr}");
-        assert!(stdout.contains("finished after"), "{stdout}");
+        assert!(stdout.contains(&format!("{game} game")) && stdout.contains("finished"), "{stdout}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_node_client_plays_full_games_over_play_streams() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/node");
+    assert!(
+        root.join("node_modules/@connectrpc/connect-node").exists(),
+        "the Node client's packages are missing: run `npm ci --prefix tests/node`"
+    );
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    for game in ["straight", "streets"] {
+        let addr = server.addr.to_string();
+        let script = root.join("stream_bot.mjs");
+        let output = tokio::task::spawn_blocking(move || {
+            Command::new("node").arg(script).args(["--addr", &addr, "--game", game]).output()
+        })
+        .await
+        .expect("task")
+        .expect("node runs (Node.js 20 or newer)");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "node client failed:\n{stdout}\n{stderr}");
+        assert!(stdout.contains(&format!("{game} game")) && stdout.contains("verified"), "{stdout}");
     }
     server.stop().await;
 }
