@@ -6,12 +6,13 @@ use std::path::PathBuf;
 
 use prost::Message;
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 6] = [
     "clack/v1/types.proto",
     "clack/v1/events.proto",
     "clack/v1/game_service.proto",
     "clack/v1/replay_service.proto",
     "clack/v1/bot_service.proto",
+    "clack/v1/admin_service.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -7,7 +7,12 @@ scores most (Straight Dominoes) or the first (Streets and Avenues). Along the wa
 that a request without a seat token is refused, then verifies the finished game through the
 replay service. Exit status 0 means every check passed.
 
+With an account's API key (the CLACK_KEY environment variable, or --key-file), every call carries
+it as `x-clack-key` metadata, and the client also checks that the server, being closed, refuses a
+call without it.
+
     python3 tests/python/play.py --addr 127.0.0.1:50051 --game straight
+    CLACK_KEY=clack_... python3 tests/python/play.py --addr 127.0.0.1:50051 --game streets
 """
 import argparse
 import importlib
@@ -41,15 +46,52 @@ def seat_auth(token):
     return [("authorization", f"Bearer {token}")]
 
 
+class KeyInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Adds the account's API key to every call, beside whatever metadata the call has."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def _with_key(self, details):
+        metadata = list(details.metadata or []) + [("x-clack-key", self.key)]
+        return details._replace(metadata=metadata)
+
+    def intercept_unary_unary(self, continuation, details, request):
+        return continuation(self._with_key(details), request)
+
+    def intercept_unary_stream(self, continuation, details, request):
+        return continuation(self._with_key(details), request)
+
+
+def read_key(path):
+    if path:
+        with open(path) as file:
+            return file.read().strip()
+    return os.environ.get("CLACK_KEY", "").strip()
+
+
+def expect_refused(call, code, what):
+    try:
+        call()
+    except grpc.RpcError as error:
+        if error.code() != code:
+            sys.exit(f"{what}: expected {code}, got {error.code()}")
+        return
+    sys.exit(f"{what} was accepted")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--addr", required=True)
     parser.add_argument("--game", choices=["straight", "streets"], default="straight")
     parser.add_argument("--proto", default=os.path.join(os.path.dirname(__file__), "..", "..", "proto"))
+    parser.add_argument("--key-file", help="a file holding an account's API key (default: $CLACK_KEY)")
     args = parser.parse_args()
     types, games, games_grpc, replay, replay_grpc = compile_stubs(os.path.abspath(args.proto))
+    key = read_key(args.key_file)
 
-    channel = grpc.insecure_channel(args.addr)
+    plain = grpc.insecure_channel(args.addr)
+    channel = grpc.intercept_channel(plain, KeyInterceptor(key)) if key else plain
     client = games_grpc.GameServiceStub(channel)
     replayer = replay_grpc.ReplayServiceStub(channel)
 
@@ -57,6 +99,10 @@ def main():
         options = types.GameOptions(straight=types.StraightOptions(players=2, target=100))
     else:
         options = types.GameOptions(streets=types.StreetsOptions(players=2))
+    if key:
+        keyless = games_grpc.GameServiceStub(plain)
+        expect_refused(lambda: keyless.CreateGame(games.CreateGameRequest(options=options)),
+                       grpc.StatusCode.UNAUTHENTICATED, "a closed server's call without a key")
     created = client.CreateGame(games.CreateGameRequest(options=options, seed=2024))
     game_id = created.game_id
     tokens = []
@@ -65,12 +111,8 @@ def main():
         tokens.append(joined.seat_token)
 
     # A request for a seat without its token is refused.
-    try:
-        client.ListLegalActions(games.ListLegalActionsRequest(game_id=game_id, seat=0))
-        sys.exit("a request without a token was accepted")
-    except grpc.RpcError as error:
-        if error.code() != grpc.StatusCode.UNAUTHENTICATED:
-            sys.exit(f"expected UNAUTHENTICATED, got {error.code()}")
+    expect_refused(lambda: client.ListLegalActions(games.ListLegalActionsRequest(game_id=game_id, seat=0)),
+                   grpc.StatusCode.UNAUTHENTICATED, "a request without a seat token")
 
     moves = 0
     while True:

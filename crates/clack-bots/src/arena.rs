@@ -38,6 +38,80 @@ pub struct Standing {
 /// Elo's K factor per pairwise result.
 const K: f64 = 16.0;
 
+/// A match in progress, played one game at a time, so that a server can let other work run
+/// between its games.
+#[derive(Debug)]
+pub struct Match {
+    options: Options,
+    entrants: Vec<Entrant>,
+    seed: u64,
+    played: u32,
+    scores: Vec<Vec<f64>>,
+    standings: Vec<Standing>,
+    total_time: Vec<Duration>,
+}
+
+impl Match {
+    /// A match of `options` between `entrants` (one per seat); game `i` is dealt from `seed + i`.
+    pub fn new(options: Options, entrants: Vec<Entrant>, seed: u64) -> Match {
+        let n = entrants.len();
+        let standings = entrants
+            .iter()
+            .map(|e| Standing { label: e.label.clone(), rating: e.rating, ..Standing::default() })
+            .collect();
+        Match {
+            options,
+            entrants,
+            seed,
+            played: 0,
+            scores: vec![Vec::new(); n],
+            standings,
+            total_time: vec![Duration::ZERO; n],
+        }
+    }
+
+    /// Plays the next game, seats rotated by one from the last.
+    pub fn play_next(&mut self, engine: &Engine, limits: &Limits) {
+        let n = self.entrants.len();
+        let game_index = self.played;
+        // Seat s is played by entrant (s + game_index) mod n.
+        let at = |seat: usize| (seat + game_index as usize) % n;
+        let seed = self.seed.wrapping_add(u64::from(game_index));
+        let result = play_game(engine, limits, self.options, &self.entrants, &at, seed);
+        let mut final_scores = vec![0.0; n];
+        for seat in 0..n {
+            let who = at(seat);
+            let standing = &mut self.standings[who];
+            standing.games += 1;
+            standing.faults += result.faults[seat];
+            standing.decisions += result.decisions[seat];
+            self.total_time[who] += result.time[seat];
+            if result.winners.contains(&Seat(seat as u8)) {
+                standing.wins += 1;
+            }
+            final_scores[who] = result.scores[seat];
+            self.scores[who].push(result.scores[seat]);
+        }
+        update_ratings(&mut self.standings, &final_scores);
+        self.played += 1;
+    }
+
+    /// Each entrant's results so far, in the order of the entrants.
+    pub fn standings(mut self) -> Vec<Standing> {
+        for (who, standing) in self.standings.iter_mut().enumerate() {
+            let (mean, ci) = mean_ci95(&self.scores[who]);
+            standing.mean_score = mean;
+            standing.score_ci95 = ci;
+            standing.mean_decision = if standing.decisions == 0 {
+                Duration::ZERO
+            } else {
+                self.total_time[who] / u32::try_from(standing.decisions).unwrap_or(u32::MAX)
+            };
+        }
+        self.standings
+    }
+}
+
 /// Plays `games` games of `options` between `entrants` (one per seat), rotating seats every game;
 /// game `i` is dealt from `seed + i`. `progress` is told after each game.
 pub fn play_match(
@@ -49,43 +123,12 @@ pub fn play_match(
     seed: u64,
     mut progress: impl FnMut(u32),
 ) -> Vec<Standing> {
-    let n = entrants.len();
-    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
-    let mut standings: Vec<Standing> =
-        entrants.iter().map(|e| Standing { label: e.label.clone(), rating: e.rating, ..Standing::default() }).collect();
-    let mut total_time = vec![Duration::ZERO; n];
+    let mut played = Match::new(options, entrants.to_vec(), seed);
     for game_index in 0..games {
-        // Seat s is played by entrant (s + game_index) mod n.
-        let at = |seat: usize| (seat + game_index as usize) % n;
-        let result = play_game(engine, limits, options, entrants, &at, seed.wrapping_add(u64::from(game_index)));
-        let mut final_scores = vec![0.0; n];
-        for seat in 0..n {
-            let who = at(seat);
-            let standing = &mut standings[who];
-            standing.games += 1;
-            standing.faults += result.faults[seat];
-            standing.decisions += result.decisions[seat];
-            total_time[who] += result.time[seat];
-            if result.winners.contains(&Seat(seat as u8)) {
-                standing.wins += 1;
-            }
-            final_scores[who] = result.scores[seat];
-            scores[who].push(result.scores[seat]);
-        }
-        update_ratings(&mut standings, &final_scores);
+        played.play_next(engine, limits);
         progress(game_index + 1);
     }
-    for (who, standing) in standings.iter_mut().enumerate() {
-        let (mean, ci) = mean_ci95(&scores[who]);
-        standing.mean_score = mean;
-        standing.score_ci95 = ci;
-        standing.mean_decision = if standing.decisions == 0 {
-            Duration::ZERO
-        } else {
-            total_time[who] / u32::try_from(standing.decisions).unwrap_or(u32::MAX)
-        };
-    }
-    standings
+    played.standings()
 }
 
 /// Every pair of entrants plays an Elo "game" decided by their final scores.

@@ -1,4 +1,4 @@
-//! Straight Dominoes (All Fives with a spinner), exactly as `shared/rules/straight-dominoes.md`
+//! Straight Dominoes (All Fives with a spinner), exactly as `docs/rules/straight-dominoes.md`
 //! states it.
 //!
 //! A [`State`] is built once through [`State::new`] from validated [`Options`] and then changes

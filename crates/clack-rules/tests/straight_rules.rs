@@ -1,4 +1,4 @@
-//! Straight Dominoes: every worked example of `shared/rules/straight-dominoes.md`, each rule and
+//! Straight Dominoes: every worked example of `docs/rules/straight-dominoes.md`, each rule and
 //! option, and each illegal action with its own error.
 
 mod support;

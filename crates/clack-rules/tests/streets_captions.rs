@@ -1,5 +1,5 @@
 //! Streets and Avenues: each caption of the seed, as listed at the end of
-//! `shared/rules/streets-and-avenues.md`, built as a position and tested by name; plus the turn
+//! `docs/rules/streets-and-avenues.md`, built as a position and tested by name; plus the turn
 //! rules (drawing, passing, discarding, the end and its penalty).
 
 mod support;

@@ -1,5 +1,7 @@
-//! Seat tokens: made at random when a seat is claimed, given to the player once, and kept only
-//! as a SHA-256 hash. Requests for a seat carry the token as `authorization: Bearer <token>`.
+//! Secrets: made at random, given to their holder once, kept only as SHA-256 hashes and compared
+//! in constant time. Seat tokens (made when a seat is claimed) travel as
+//! `authorization: Bearer <token>`; API keys and owner tokens ([`crate::access`]) use the same
+//! hashing.
 
 use rand::RngExt;
 use sha2::{Digest, Sha256};
@@ -33,7 +35,7 @@ pub fn store_form(hash: &TokenHash) -> Vec<u8> {
 }
 
 /// Compares two hashes in time that does not depend on where they differ.
-fn same(a: &TokenHash, b: &TokenHash) -> bool {
+pub fn same(a: &TokenHash, b: &TokenHash) -> bool {
     a.iter().zip(b).fold(0u8, |differ, (x, y)| differ | (x ^ y)) == 0
 }
 

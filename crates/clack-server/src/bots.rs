@@ -33,8 +33,9 @@ pub trait BotHost: Send + Sync + 'static {
         seat: Seat,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
 
-    /// Whether the host knows this bot version (checked when a game is created).
-    fn knows(&self, bot_id: &str, version: &str) -> bool;
+    /// The game a bot version plays, if it may take a seat: NOT_FOUND for an unknown bot or
+    /// version, FAILED_PRECONDITION for a retired one. Checked when a game is created.
+    fn playable(&self, bot_id: &str, version: &str) -> crate::error::Result<clack_rules::game::Kind>;
 }
 
 /// If a bot seat is to move, asks its bot and returns the game after its move with the events

@@ -8,6 +8,7 @@ use clack_log::ReplayError;
 use clack_log::convert::{ActionError, FieldError};
 use clack_store::StoreError;
 use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -25,12 +26,27 @@ pub enum Error {
     PermissionDenied(String),
     #[error("{0}")]
     ResourceExhausted(String),
+    /// A quota that frees up with time: RESOURCE_EXHAUSTED with a `RetryInfo` saying how long.
+    #[error("{message}")]
+    RetryLater { message: String, after: std::time::Duration },
     #[error("the log of game {game} does not replay: {error}")]
     DataLoss { game: String, error: ReplayError },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{0}")]
     Internal(String),
+}
+
+impl Error {
+    /// The same error about one field of the request (`seats[2]: ...`), keeping its status.
+    pub fn about(self, field: &str) -> Error {
+        match self {
+            Error::NotFound(m) => Error::NotFound(format!("{field}: {m}")),
+            Error::FailedPrecondition(m) => Error::FailedPrecondition(format!("{field}: {m}")),
+            Error::PermissionDenied(m) => Error::PermissionDenied(format!("{field}: {m}")),
+            other => other,
+        }
+    }
 }
 
 impl From<ActionError> for Error {
@@ -62,6 +78,12 @@ impl From<clack_rules::game::GameError> for Error {
 
 impl From<Error> for Status {
     fn from(error: Error) -> Status {
+        if let Error::RetryLater { message, after } = &error {
+            // Whole milliseconds up, so that a client that waits exactly this long is let in.
+            let after = std::time::Duration::from_millis(after.as_millis() as u64 + 1);
+            let details = ErrorDetails::with_retry_info(Some(after));
+            return Status::with_error_details(Code::ResourceExhausted, message.clone(), details);
+        }
         let (code, message) = match &error {
             Error::InvalidArgument(_) => (Code::InvalidArgument, error.to_string()),
             Error::NotFound(_) => (Code::NotFound, error.to_string()),
@@ -69,7 +91,7 @@ impl From<Error> for Status {
             Error::Aborted(_) | Error::Store(StoreError::Conflict { .. }) => (Code::Aborted, error.to_string()),
             Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),
             Error::PermissionDenied(_) => (Code::PermissionDenied, error.to_string()),
-            Error::ResourceExhausted(_) => (Code::ResourceExhausted, error.to_string()),
+            Error::ResourceExhausted(_) | Error::RetryLater { .. } => (Code::ResourceExhausted, error.to_string()),
             Error::DataLoss { game, .. } | Error::Store(StoreError::Corrupt(game)) => {
                 tracing::error!(%error, "stored data does not replay");
                 (Code::DataLoss, format!("the stored log cannot be read back ({game})"))

@@ -13,13 +13,20 @@ use clack_proto::v1 as pb;
 use clack_store::Durable;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use clack_log::convert::FieldError;
+use clack_rules::game::Kind;
+use prost::Message;
+
+use crate::access::{Access, Identity, Mode, Owner, OwnerRecord, Principal, new_owner, owner_key};
 use crate::actor::{Actor, Caller, Command, Snapshot, Subscription};
 use crate::auth;
 use crate::bots::BotHost;
 use crate::error::{Error, Result};
+use crate::policy::{self, Action};
+use crate::quota::{self, Meter, Quotas};
 use crate::view;
 
-/// Limits that protect the server.
+/// Limits that protect the server, and whom it serves.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Live (unfinished) games at once.
@@ -27,11 +34,21 @@ pub struct Limits {
     /// A game whose open seats are not all taken this long after its creation is abandoned,
     /// freeing its live slot; zero means never.
     pub join_timeout: std::time::Duration,
+    /// Whether anonymous clients are served.
+    pub mode: Mode,
+    /// What each caller may use.
+    pub quotas: Quotas,
 }
 
 impl Default for Limits {
+    /// A local server's: 10,000 live games, ten minutes to fill the seats, open, default quotas.
     fn default() -> Limits {
-        Limits { live_games: 10_000, join_timeout: std::time::Duration::from_secs(600) }
+        Limits {
+            live_games: 10_000,
+            join_timeout: std::time::Duration::from_secs(600),
+            mode: Mode::Open,
+            quotas: Quotas::default(),
+        }
     }
 }
 
@@ -39,6 +56,8 @@ impl Default for Limits {
 struct Live {
     commands: mpsc::Sender<Command>,
     snapshot: watch::Receiver<Arc<Snapshot>>,
+    /// Whose live-games quota the game counts against, if anyone's.
+    quota_key: Option<String>,
 }
 
 pub struct Hub {
@@ -46,6 +65,8 @@ pub struct Hub {
     live: Mutex<HashMap<String, Live>>,
     bots: Option<Arc<dyn BotHost>>,
     limits: Limits,
+    access: Arc<Access>,
+    meter: Arc<Meter>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -60,7 +81,9 @@ const QUEUE: usize = 64;
 impl Hub {
     /// Opens the hub over a store and restarts every unfinished game in it.
     pub async fn open(store: Durable, bots: Option<Arc<dyn BotHost>>, limits: Limits) -> Result<Arc<Hub>> {
-        let hub = Arc::new(Hub { store, live: Mutex::new(HashMap::new()), bots, limits });
+        let access = Access::open(store.clone(), limits.mode).await?;
+        let meter = Arc::new(Meter::new(limits.quotas));
+        let hub = Arc::new(Hub { store, live: Mutex::new(HashMap::new()), bots, limits, access, meter });
         let mut restored = 0;
         for summary in hub.store.summaries().await? {
             if summary.status() != pb::GameStatus::Finished {
@@ -71,6 +94,16 @@ impl Hub {
         }
         tracing::info!(restored, "unfinished games restored from the store");
         Ok(hub)
+    }
+
+    /// Accounts and keys.
+    pub fn access(&self) -> &Arc<Access> {
+        &self.access
+    }
+
+    /// The rate quotas.
+    pub fn meter(&self) -> &Arc<Meter> {
+        &self.meter
     }
 
     fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Live>> {
@@ -104,10 +137,11 @@ impl Hub {
     async fn start(self: &Arc<Hub>, log: GameLog) -> Result<()> {
         let id = log.id().to_owned();
         let tokens = self.token_hashes(&log).await?;
+        let quota_key = self.owner(&id).await?.map(|record| record.quota_key);
         let (commands, receiver) = mpsc::channel(QUEUE);
         let (actor, snapshot) =
             Actor::new(log, self.store.clone(), tokens, self.bots.clone(), self.limits.join_timeout);
-        self.live_map().insert(id.clone(), Live { commands, snapshot });
+        self.live_map().insert(id.clone(), Live { commands, snapshot, quota_key });
         let hub = Arc::downgrade(self);
         tokio::spawn(async move {
             actor.run(receiver).await;
@@ -118,36 +152,83 @@ impl Hub {
         Ok(())
     }
 
-    pub async fn create(self: &Arc<Hub>, request: pb::CreateGameRequest) -> Result<pb::CreateGameResponse> {
-        let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
-        let clock = clack_log::convert::time_control_from_proto(request.options.as_ref())?;
-        for (i, spec) in request.seats.iter().enumerate() {
-            if let Some(pb::seat_spec::Occupant::Bot(bot)) = &spec.occupant {
-                let known = self.bots.as_ref().is_some_and(|host| host.knows(&bot.bot_id, &bot.version));
-                if !known {
-                    return Err(Error::NotFound(format!(
-                        "seats[{i}]: no bot {} at version {}",
-                        bot.bot_id, bot.version
-                    )));
-                }
+    /// Checks that every bot seat names a bot version that may take a seat in a game of `kind`.
+    fn check_bot_seats(&self, kind: Kind, seats: &[pb::SeatSpec]) -> Result<()> {
+        for (i, spec) in seats.iter().enumerate() {
+            let Some(pb::seat_spec::Occupant::Bot(bot)) = &spec.occupant else { continue };
+            let field = format!("seats[{i}]");
+            let Some(host) = &self.bots else {
+                return Err(Error::FailedPrecondition(format!("{field}: this server seats no bots")));
+            };
+            let plays = host.playable(&bot.bot_id, &bot.version).map_err(|e| e.about(&field))?;
+            if plays != kind {
+                let message = format!("bot {} plays {}, not {}", bot.bot_id, plays.name(), kind.name());
+                return Err(FieldError::new(field, message).into());
             }
         }
-        if self.live_map().len() >= self.limits.live_games {
+        Ok(())
+    }
+
+    /// Checks the server's and the caller's live-games limits.
+    fn check_room(&self, who: &Principal) -> Result<()> {
+        let live = self.live_map();
+        if live.len() >= self.limits.live_games {
             return Err(Error::ResourceExhausted(format!(
                 "the server is at its limit of {} live games",
                 self.limits.live_games
             )));
         }
+        let key = who.quota_key();
+        let mine = live.values().filter(|game| game.quota_key.as_deref() == Some(key.as_str())).count();
+        quota::within(self.limits.quotas.live_games, mine, "unfinished games", who)
+    }
+
+    pub async fn create(
+        self: &Arc<Hub>,
+        request: pb::CreateGameRequest,
+        caller: &Identity,
+    ) -> Result<pb::CreateGameResponse> {
+        let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
+        let clock = clack_log::convert::time_control_from_proto(request.options.as_ref())?;
+        self.check_bot_seats(options.kind(), &request.seats)?;
+        self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = uuid::Uuid::now_v7().to_string();
         let (log, events) = GameLog::create_timed(&id, options, clock, request.seats, seed, crate::now())?;
+        let (owner, owner_token) = new_owner(&caller.who);
+        let record = OwnerRecord::new(&owner, &caller.who);
+        self.store.put(&owner_key(&id), record.encode_to_vec()).await?;
         self.store.append(&id, 0, events, view::summary(&log)).await?;
         let sequence = log.sequence();
-        tracing::info!(game = %id, kind = options.kind().name(), "game created");
+        tracing::info!(game = %id, kind = options.kind().name(), owner = owner.display(), "game created");
         if log.status() != Status::Finished {
             self.start(log).await?;
         }
-        Ok(pb::CreateGameResponse { game_id: id, sequence })
+        Ok(pb::CreateGameResponse { game_id: id, sequence, owner_token: owner_token.unwrap_or_default() })
+    }
+
+    /// Cancels a game that has not started, for its creator or an admin.
+    pub async fn cancel(&self, game_id: &str, identity: &Identity) -> Result<pb::CancelGameResponse> {
+        let owner = match self.owner(game_id).await? {
+            Some(record) => record.owner()?,
+            None => {
+                // Unknown games are NOT_FOUND before anyone is told they may not touch them.
+                self.load(game_id).await?;
+                Owner::Nobody
+            }
+        };
+        policy::check(self.access.mode(), identity, Action::CancelGame { game: game_id, owner: &owner })?;
+        let sequence = self.abandon(game_id, format!("cancelled by {}", identity.who)).await?;
+        tracing::info!(game = game_id, by = %identity.who, "game cancelled");
+        Ok(pb::CancelGameResponse { sequence })
+    }
+
+    /// Who created a game, if that was recorded (games from before ownership have no owner).
+    async fn owner(&self, game_id: &str) -> Result<Option<OwnerRecord>> {
+        let Some(bytes) = self.store.get(&owner_key(game_id)).await? else { return Ok(None) };
+        OwnerRecord::decode(bytes.as_slice())
+            .map(Some)
+            .map_err(|e| Error::Internal(format!("the owner record of game {game_id} does not decode: {e}")))
     }
 
     /// Calls off a game that has not started (`reason` is recorded in its `GameAbandoned`

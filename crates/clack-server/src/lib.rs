@@ -1,10 +1,13 @@
 //! Clack's gRPC server.
 //!
-//! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), the hub of
-//! live games ([`hub`]) with one task per game ([`actor`]), views ([`view`]), seat tokens
-//! ([`auth`]), bot seats ([`bots`]) and the tower stack and shutdown ([`serve`]). It does not know
-//! the rules beyond the `clack-rules` API, nor how the store keeps bytes.
+//! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), who is asking
+//! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
+//! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
+//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]) and the tower stack and
+//! shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
+//! store keeps bytes.
 
+pub mod access;
 pub mod actor;
 pub mod auth;
 pub mod bots;
@@ -12,6 +15,8 @@ pub mod deadline;
 pub mod error;
 pub mod hub;
 pub mod library;
+pub mod policy;
+pub mod quota;
 pub mod service;
 pub mod view;
 
@@ -19,14 +24,17 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use clack_proto::v1::admin_service_server::AdminServiceServer;
 use clack_proto::v1::bot_service_server::BotServiceServer;
 use clack_proto::v1::game_service_server::GameServiceServer;
 use clack_proto::v1::replay_service_server::ReplayServiceServer;
 use tokio::net::TcpListener;
 use tonic::transport::server::TcpIncoming;
 
+pub use access::Mode;
 pub use hub::{Hub, Limits};
 pub use library::BotLibrary;
+pub use quota::Quotas;
 
 /// How the server protects itself.
 #[derive(Clone, Copy, Debug)]
@@ -35,11 +43,14 @@ pub struct ServeConfig {
     pub request_timeout: Duration,
     /// Requests in flight at once, over the whole server; past it, RESOURCE_EXHAUSTED at once.
     pub concurrency_limit: usize,
+    /// How long open streams and calls get to finish once shutdown starts; then the server
+    /// stops regardless.
+    pub grace: Duration,
 }
 
 impl Default for ServeConfig {
     fn default() -> ServeConfig {
-        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096 }
+        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096, grace: Duration::from_secs(5) }
     }
 }
 
@@ -48,6 +59,37 @@ impl Default for ServeConfig {
 /// 40 ms stall on Linux for every such call.
 fn incoming(listener: TcpListener) -> TcpIncoming {
     TcpIncoming::from(listener).with_nodelay(Some(true))
+}
+
+/// Runs the server; once it has been told to stop (`closing` turns true), gives open calls and
+/// streams `grace` to finish, then stops anyway, so that no client can hold a shutdown up.
+async fn run_with_grace<E>(
+    server: impl Future<Output = Result<(), E>>,
+    mut closing: tokio::sync::watch::Receiver<bool>,
+    grace: Duration,
+) -> Result<(), E> {
+    let deadline = async move {
+        if closing.wait_for(|closing| *closing).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        result = server => result,
+        () = deadline => {
+            tracing::warn!(?grace, "calls still open after the grace period; stopping anyway");
+            Ok(())
+        }
+    }
+}
+
+/// Forgets idle callers' rate-limiter state now and then.
+async fn forget_idle_callers(meter: Arc<quota::Meter>) {
+    let mut every = tokio::time::interval(quota::FORGET_EVERY);
+    loop {
+        every.tick().await;
+        meter.forget_idle();
+    }
 }
 
 /// Milliseconds since the Unix epoch, for event envelopes.
@@ -83,16 +125,27 @@ pub async fn serve(
         .concurrency_limit(config.concurrency_limit)
         .layer(deadline::DeadlineLayer { timeout: config.request_timeout })
         .into_inner();
-    let result = tonic::transport::Server::builder()
+    let gate = service::Gate::new(&hub);
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    let grace_watch = closed.clone();
+    let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
+    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed };
+    let server = tonic::transport::Server::builder()
         .layer(layers)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(GameServiceServer::new(service::GameApi { hub: hub.clone() }))
-        .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone() }))
-        .add_optional_service(bots.map(|library| BotServiceServer::new(service::BotApi { library })))
-        .serve_with_incoming_shutdown(incoming(listener), shutdown)
-        .await;
+        .add_service(GameServiceServer::new(games))
+        .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
+        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }))
+        .add_optional_service(bots.map(|library| BotServiceServer::new(service::BotApi { library, gate })))
+        .serve_with_incoming_shutdown(incoming(listener), async move {
+            shutdown.await;
+            // Open streams end now (UNAVAILABLE), so that the connections they hold can close.
+            let _ = closing.send(true);
+        });
+    let result = run_with_grace(server, grace_watch, config.grace).await;
+    forget.abort();
     if let Err(error) = hub.flush().await {
         tracing::error!(%error, "final flush failed");
     }

@@ -2,15 +2,21 @@
 //!
 //! A bot's id is its name; each upload of new source adds a version (the hash of the source).
 //! Sources live under `botsrc/{id}/{version}`, a bot's summary (versions, ratings, statistics)
-//! under `bot/{id}`. Decisions run on tokio's blocking threads, at most one per core at a time
-//! (a semaphore), so scripts never stall the async runtime and never crowd out request handling.
+//! under `bot/{id}`, and who owns it under `owner/bot/{id}`. Whether a caller may upload, read or
+//! retire a bot is asked of [`crate::policy`]; how many bots and versions it may keep, of
+//! [`crate::quota`].
+//!
+//! Decisions run on tokio's blocking threads, at most one per core at a time (a fair
+//! semaphore), so scripts never stall the async runtime and never crowd out request handling. A
+//! match takes the pool one game at a time, so the bots of ordinary games get their turns between
+//! its games.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, RwLock};
 
-use clack_bots::arena::{Entrant, play_match};
+use clack_bots::arena::{Entrant, Match, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox, version_of};
 use clack_log::GameLog;
 use clack_log::convert::{FieldError, kind_to_proto};
@@ -22,8 +28,25 @@ use prost::Message;
 use rhai::Engine;
 use tokio::sync::Semaphore;
 
+use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
 use crate::bots::{BotHost, Decision, Fault};
 use crate::error::{Error, Result};
+use crate::policy::{self, Action};
+use crate::quota::{self, Meter};
+
+/// Who is asking the library, and the server's rules for them.
+#[derive(Clone, Copy, Debug)]
+pub struct Asker<'a> {
+    pub identity: &'a Identity,
+    pub mode: Mode,
+    pub meter: &'a Meter,
+}
+
+impl Asker<'_> {
+    fn check(&self, action: Action<'_>) -> Result<()> {
+        policy::check(self.mode, self.identity, action)
+    }
+}
 
 pub struct BotLibrary {
     store: Durable,
@@ -32,6 +55,7 @@ pub struct BotLibrary {
     pool: Arc<Semaphore>,
     bots: RwLock<HashMap<String, pb::BotSummary>>,
     compiled: RwLock<HashMap<(String, String), Arc<Bot>>>,
+    owners: RwLock<HashMap<String, OwnerRecord>>,
     /// What each bot printed in its latest decision, capped by the sandbox.
     output: Mutex<HashMap<String, String>>,
 }
@@ -66,6 +90,11 @@ impl BotLibrary {
             let summary = pb::BotSummary::decode(bytes.as_slice()).map_err(|e| Error::Internal(e.to_string()))?;
             bots.insert(summary.bot_id.clone(), summary);
         }
+        let mut owners = HashMap::new();
+        for (key, bytes) in store.scan("owner/bot/").await? {
+            let record = OwnerRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("{key}: {e}")))?;
+            owners.insert(key.trim_start_matches("owner/bot/").to_owned(), record);
+        }
         // One core is always left to request handling, so that bots that burn their whole
         // deadline cannot slow other games down.
         let threads = std::thread::available_parallelism().map_or(2, usize::from).saturating_sub(1).max(1);
@@ -76,6 +105,7 @@ impl BotLibrary {
             pool: Arc::new(Semaphore::new(threads)),
             bots: RwLock::new(bots),
             compiled: RwLock::new(HashMap::new()),
+            owners: RwLock::new(owners),
             output: Mutex::new(HashMap::new()),
         }))
     }
@@ -97,7 +127,20 @@ impl BotLibrary {
         read(&self.bots).get(bot_id).cloned().ok_or_else(|| Error::NotFound(format!("no bot {bot_id}")))
     }
 
-    pub async fn upload(&self, request: pb::UploadBotRequest) -> Result<pb::UploadBotResponse> {
+    /// The owner of a bot. A bot from before owners were kept belongs to nobody: only an admin
+    /// may retire it, and nobody may change it.
+    fn owner(&self, bot_id: &str) -> Result<Owner> {
+        match read(&self.owners).get(bot_id) {
+            Some(record) => record.owner(),
+            None => Ok(Owner::Nobody),
+        }
+    }
+
+    fn owned_by(&self, quota_key: &str) -> usize {
+        read(&self.owners).values().filter(|r| r.quota_key == quota_key).count()
+    }
+
+    pub async fn upload(&self, request: pb::UploadBotRequest, asker: Asker<'_>) -> Result<pb::UploadBotResponse> {
         let name = request.name.trim();
         let valid = !name.is_empty()
             && name.len() <= 64
@@ -106,22 +149,46 @@ impl BotLibrary {
             return Err(FieldError::new("name", "1 to 64 letters, digits, '-' or '_'").into());
         }
         let kind = kind_of(request.kind)?;
-        self.compile(&request.source)?;
-        let version = version_of(&request.source);
-        let mut summary = read(&self.bots).get(name).cloned().unwrap_or_else(|| pb::BotSummary {
-            bot_id: name.to_owned(),
-            name: name.to_owned(),
-            kind: kind_to_proto(kind) as i32,
-            retired: false,
-            versions: Vec::new(),
-        });
+        let existing = read(&self.bots).get(name).cloned();
+        let who = &asker.identity.who;
+        let quotas = asker.meter.quotas();
+        let mut owner_token = None;
+        let mut summary = match existing {
+            Some(summary) => {
+                asker.check(Action::UploadVersion { bot: name, owner: &self.owner(name)? })?;
+                summary
+            }
+            None => {
+                quota::within(quotas.bots, self.owned_by(&who.quota_key()), "bots", who)?;
+                let (owner, token) = new_owner(who);
+                owner_token = token;
+                pb::BotSummary {
+                    bot_id: name.to_owned(),
+                    name: name.to_owned(),
+                    kind: kind_to_proto(kind) as i32,
+                    retired: false,
+                    versions: Vec::new(),
+                    owner: owner.display().to_owned(),
+                }
+            }
+        };
         if summary.kind != kind_to_proto(kind) as i32 {
             return Err(Error::FailedPrecondition(format!("bot {name} plays the other game; choose another name")));
         }
         if summary.retired {
             return Err(Error::FailedPrecondition(format!("bot {name} is retired")));
         }
+        self.compile(&request.source)?;
+        let version = version_of(&request.source);
         if !summary.versions.iter().any(|v| v.version == version) {
+            quota::within(quotas.versions_per_bot, summary.versions.len(), &format!("versions of bot {name}"), who)?;
+            if let Some(token) = &owner_token {
+                let record = OwnerRecord::new(&Owner::Token(crate::auth::hash(token)), who);
+                self.save_owner(name, record).await?;
+            } else if summary.versions.is_empty() {
+                let record = OwnerRecord::new(&new_owner(who).0, who);
+                self.save_owner(name, record).await?;
+            }
             self.store.put(&format!("botsrc/{name}/{version}"), request.source.clone().into_bytes()).await?;
             summary.versions.push(pb::BotVersion {
                 version: version.clone(),
@@ -131,9 +198,30 @@ impl BotLibrary {
                 ..Default::default()
             });
             self.save(&summary).await?;
-            tracing::info!(bot = name, %version, "bot uploaded");
+            tracing::info!(bot = name, %version, owner = %summary.owner, "bot uploaded");
         }
-        Ok(pb::UploadBotResponse { bot_id: name.to_owned(), version })
+        Ok(pb::UploadBotResponse {
+            bot_id: name.to_owned(),
+            version,
+            owner_token: owner_token.unwrap_or_default(),
+            owner: summary.owner,
+        })
+    }
+
+    async fn save_owner(&self, bot_id: &str, record: OwnerRecord) -> Result<()> {
+        self.store.put(&format!("owner/bot/{bot_id}"), record.encode_to_vec()).await?;
+        write(&self.owners).insert(bot_id.to_owned(), record);
+        Ok(())
+    }
+
+    /// The version asked for, or the newest, if it may still play.
+    fn resolve_playable(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
+        let (summary, version) = self.resolve(bot_id, version)?;
+        let retired = summary.retired || summary.versions.iter().any(|v| v.version == version && v.retired);
+        if retired {
+            return Err(Error::FailedPrecondition(format!("bot {bot_id} at version {version} is retired")));
+        }
+        Ok((summary, version))
     }
 
     /// The version asked for, or the newest.
@@ -167,8 +255,11 @@ impl BotLibrary {
         Ok(bot)
     }
 
-    pub async fn validate(&self, request: pb::ValidateBotRequest) -> Result<pb::ValidateBotResponse> {
+    /// Smoke games against the random bot; the report shows what the bot printed, so only its
+    /// owner may ask.
+    pub async fn validate(&self, request: pb::ValidateBotRequest, asker: Asker<'_>) -> Result<pb::ValidateBotResponse> {
         let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
+        asker.check(Action::ReadSource { bot: &summary.bot_id, owner: &self.owner(&summary.bot_id)? })?;
         let kind = kind_of(summary.kind)?;
         let games = match request.games {
             0 => 4,
@@ -221,8 +312,13 @@ impl BotLibrary {
         Ok(pb::ListBotsResponse { bots })
     }
 
-    pub async fn get(&self, request: &pb::GetBotRequest) -> Result<pb::GetBotResponse> {
+    /// A bot's summary for anyone; its source and output only for its owner.
+    pub async fn get(&self, request: &pb::GetBotRequest, asker: Asker<'_>) -> Result<pb::GetBotResponse> {
         let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
+        let owner = self.owner(&summary.bot_id)?;
+        if !policy::allows(asker.mode, asker.identity, Action::ReadSource { bot: &summary.bot_id, owner: &owner }) {
+            return Ok(pb::GetBotResponse { bot: Some(summary), source: String::new(), output: String::new() });
+        }
         let source = self.source(&summary.bot_id, &version).await?;
         let output = self
             .output
@@ -234,24 +330,37 @@ impl BotLibrary {
         Ok(pb::GetBotResponse { bot: Some(summary), source, output })
     }
 
-    pub async fn retire(&self, bot_id: &str) -> Result<()> {
-        let mut summary = self.summary(bot_id)?;
-        summary.retired = true;
+    /// Retires a bot, or one of its versions.
+    pub async fn retire(&self, request: &pb::RetireBotRequest, asker: Asker<'_>) -> Result<()> {
+        let mut summary = self.summary(&request.bot_id)?;
+        asker.check(Action::RetireBot { bot: &summary.bot_id, owner: &self.owner(&summary.bot_id)? })?;
+        match &request.version {
+            None => summary.retired = true,
+            Some(version) => {
+                let found = summary.versions.iter_mut().find(|v| &v.version == version);
+                let found =
+                    found.ok_or_else(|| Error::NotFound(format!("bot {} has no version {version}", request.bot_id)))?;
+                found.retired = true;
+            }
+        }
+        tracing::info!(bot = %request.bot_id, version = ?request.version, by = %asker.identity.who, "bot retired");
         self.save(&summary).await
     }
 
-    pub async fn run_match(&self, request: pb::RunMatchRequest) -> Result<pb::RunMatchResponse> {
+    pub async fn run_match(&self, request: pb::RunMatchRequest, asker: Asker<'_>) -> Result<pb::RunMatchResponse> {
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
         if request.entrants.len() != usize::from(options.players()) {
             return Err(FieldError::new("entrants", format!("one per seat: {}", options.players())).into());
         }
-        if !(1..=1000).contains(&request.games) {
-            return Err(FieldError::new("games", "from 1 to 1000").into());
+        if request.games == 0 {
+            return Err(FieldError::new("games", "at least 1").into());
         }
         let mut entrants = Vec::new();
         let mut keys = Vec::new();
         for (i, entrant) in request.entrants.iter().enumerate() {
-            let (summary, version) = self.resolve(&entrant.bot_id, entrant.version.as_deref())?;
+            let (summary, version) = self
+                .resolve_playable(&entrant.bot_id, entrant.version.as_deref())
+                .map_err(|e| e.about(&format!("entrants[{i}]")))?;
             if summary.kind != kind_to_proto(options.kind()) as i32 {
                 return Err(FieldError::new(format!("entrants[{i}]"), "plays the other game").into());
             }
@@ -260,10 +369,20 @@ impl BotLibrary {
             entrants.push(Entrant { label: format!("{}@{version}", summary.bot_id), bot: (*bot).clone(), rating });
             keys.push((summary.bot_id.clone(), version));
         }
-        let (engine, limits, games, seed) =
-            (self.engine.clone(), self.limits, request.games, request.seed.unwrap_or(0));
-        let standings =
-            self.blocking(move || play_match(&engine, &limits, options, &entrants, games, seed, |_| {})).await?;
+        asker.meter.match_games(&asker.identity.who, request.games)?;
+        let mut played = Match::new(options, entrants, request.seed.unwrap_or(0));
+        for _ in 0..request.games {
+            // One game per turn on the pool, so that ordinary games' bots are not kept waiting
+            // for the whole match.
+            let (engine, limits) = (self.engine.clone(), self.limits);
+            played = self
+                .blocking(move || {
+                    played.play_next(&engine, &limits);
+                    played
+                })
+                .await?;
+        }
+        let standings = played.standings();
         let mut results = Vec::new();
         for ((bot_id, version), standing) in keys.iter().zip(&standings) {
             self.record(bot_id, version, standing).await?;
@@ -353,7 +472,8 @@ impl BotHost for BotLibrary {
         })
     }
 
-    fn knows(&self, bot_id: &str, version: &str) -> bool {
-        read(&self.bots).get(bot_id).is_some_and(|b| !b.retired && b.versions.iter().any(|v| v.version == version))
+    fn playable(&self, bot_id: &str, version: &str) -> Result<Kind> {
+        let (summary, _) = self.resolve_playable(bot_id, Some(version))?;
+        kind_of(summary.kind)
     }
 }

@@ -43,7 +43,8 @@ async fn reads_do_not_wait_for_a_move_being_flushed_nor_show_it() {
     let store = FlushHook { inner: MemoryStore::new(), hook: Box::new(move || at_gate.pass()) };
     let durable = Durable::new(Arc::new(store), Durability::Batched).expect("writer");
     let hub = Hub::open(durable, None, Limits::default()).await.expect("hub");
-    let id = hub.create(straight_for_two()).await.expect("created").game_id;
+    let id =
+        hub.create(straight_for_two(), &clack_server::access::Identity::anonymous()).await.expect("created").game_id;
     let mut tokens = Vec::new();
     for seat in 0..2 {
         tokens.push(hub.join(&id, Some(seat), format!("p{seat}")).await.expect("joined").seat_token);

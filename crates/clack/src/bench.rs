@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::game_service_client::GameServiceClient;
+use clack_server::access::Identity;
+use clack_server::library::Asker;
 use clack_server::{Hub, Limits, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 use tonic::Request;
@@ -160,8 +162,16 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let store = Durable::new(backend.clone(), durability)?;
     let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
-    let hub =
-        Hub::open(store, Some(host), Limits { live_games: args.games * 4 + args.hostile, ..Limits::default() }).await?;
+    let hub = Hub::open(
+        store,
+        Some(host),
+        Limits {
+            live_games: args.games * 4 + args.hostile,
+            quotas: clack_server::Quotas::unlimited(),
+            ..Limits::default()
+        },
+    )
+    .await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -227,7 +237,9 @@ async fn start_hostile(bots: &clack_server::BotLibrary, hub: &Arc<Hub>, games: u
     let source = include_str!("../../../tests/hostile/endless-loop.rhai");
     let request =
         pb::UploadBotRequest { name: "looper".into(), kind: pb::GameKind::Straight as i32, source: source.into() };
-    let uploaded = bots.upload(request).await?;
+    let me = Identity::anonymous();
+    let asker = Asker { identity: &me, mode: hub.access().mode(), meter: hub.meter() };
+    let uploaded = bots.upload(request, asker).await?;
     let seat = || pb::SeatSpec {
         occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat {
             bot_id: uploaded.bot_id.clone(),
@@ -242,11 +254,10 @@ async fn start_hostile(bots: &clack_server::BotLibrary, hub: &Arc<Hub>, games: u
                 ..Default::default()
             })),
         };
-        hub.create(pb::CreateGameRequest {
-            options: Some(options),
-            seats: vec![seat(), seat()],
-            seed: Some(seed as u64),
-        })
+        hub.create(
+            pb::CreateGameRequest { options: Some(options), seats: vec![seat(), seat()], seed: Some(seed as u64) },
+            &me,
+        )
         .await?;
     }
     Ok(())

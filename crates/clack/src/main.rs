@@ -3,6 +3,7 @@
 
 mod bench;
 mod botcli;
+mod keys;
 mod replay;
 mod selfplay;
 mod serve;
@@ -30,6 +31,8 @@ enum Command {
     Bot(BotCommand),
     /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
     Bench(bench::Args),
+    /// Manage accounts and API keys on a running server (needs an admin key).
+    Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
     Replay(replay::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
@@ -50,6 +53,7 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
+        Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use clack_server::{BotLibrary, Hub, Limits, ServeConfig};
+use clack_server::{BotLibrary, Hub, Limits, Mode, Quotas, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -40,9 +40,75 @@ pub(crate) struct Args {
     /// abandoned (fractions allowed); 0 means never.
     #[arg(long, default_value_t = 600.0)]
     join_timeout_secs: f64,
+    /// Whom the server serves: `open` (anyone who reaches the port; for a local server) or
+    /// `closed` (accounts with an API key only; for a shared server).
+    #[arg(long, value_enum, default_value = "open", env = "CLACK_MODE")]
+    mode: ModeArg,
+    /// A file holding the first admin key (at least 32 characters; the account `admin`).
+    #[arg(long, env = "CLACK_ADMIN_KEY_FILE")]
+    admin_key_file: Option<PathBuf>,
+    /// The first admin key itself, from the environment only (never a flag: flags show in `ps`).
+    #[arg(skip = std::env::var("CLACK_ADMIN_KEY").ok())]
+    admin_key: Option<String>,
+    #[command(flatten)]
+    quotas: QuotaArgs,
+    /// Seconds open calls and streams get to finish on shutdown before the server stops anyway.
+    #[arg(long, default_value_t = 5.0, env = "CLACK_GRACE_SECS")]
+    grace_secs: f64,
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ModeArg {
+    Open,
+    Closed,
+}
+
+/// What one account (or, on an open server, one client address) may use; 0 turns a quota off.
+#[derive(Debug, clap::Args)]
+pub(crate) struct QuotaArgs {
+    /// Unfinished games one caller may have created.
+    #[arg(long, default_value_t = Quotas::default().live_games, env = "CLACK_QUOTA_LIVE_GAMES")]
+    quota_live_games: usize,
+    /// Bots one caller may own.
+    #[arg(long, default_value_t = Quotas::default().bots, env = "CLACK_QUOTA_BOTS")]
+    quota_bots: usize,
+    /// Versions kept of one bot.
+    #[arg(long, default_value_t = Quotas::default().versions_per_bot, env = "CLACK_QUOTA_VERSIONS_PER_BOT")]
+    quota_versions_per_bot: usize,
+    /// Match games one caller may play per minute.
+    #[arg(long, default_value_t = Quotas::default().match_games_per_minute, env = "CLACK_QUOTA_MATCH_GAMES_PER_MINUTE")]
+    quota_match_games_per_minute: u32,
+    /// Games one RunMatch call may ask for.
+    #[arg(long, default_value_t = Quotas::default().match_games_per_call, env = "CLACK_QUOTA_MATCH_GAMES_PER_CALL")]
+    quota_match_games_per_call: u32,
+    /// Requests one caller may make per second.
+    #[arg(long, default_value_t = Quotas::default().requests_per_second, env = "CLACK_QUOTA_REQUESTS_PER_SECOND")]
+    quota_requests_per_second: u32,
+}
+
+impl QuotaArgs {
+    fn quotas(&self) -> Quotas {
+        Quotas {
+            live_games: self.quota_live_games,
+            bots: self.quota_bots,
+            versions_per_bot: self.quota_versions_per_bot,
+            match_games_per_minute: self.quota_match_games_per_minute,
+            match_games_per_call: self.quota_match_games_per_call,
+            requests_per_second: self.quota_requests_per_second,
+        }
+    }
+}
+
+/// The bootstrap admin key, from the file or the environment, if either is given.
+fn admin_key(args: &Args) -> anyhow::Result<Option<String>> {
+    if let Some(path) = &args.admin_key_file {
+        let key = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        return Ok(Some(key.trim().to_owned()));
+    }
+    Ok(args.admin_key.as_ref().map(|key| key.trim().to_owned()))
 }
 
 pub(crate) fn init_tracing(json: bool) {
@@ -74,16 +140,27 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let join_timeout = Duration::try_from_secs_f64(args.join_timeout_secs)
         .context("--join-timeout-secs must be a number of seconds, 0 or more")?;
-    let limits = Limits { live_games: args.max_live_games, join_timeout };
+    let mode = match args.mode {
+        ModeArg::Open => Mode::Open,
+        ModeArg::Closed => Mode::Closed,
+    };
+    let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas.quotas() };
     let hub = Hub::open(store, Some(host), limits).await?;
+    match admin_key(args)? {
+        Some(key) => hub.access().bootstrap_admin(&key).await.context("the admin key")?,
+        None if mode == Mode::Closed => tracing::warn!("closed server without an admin key: nobody can make accounts"),
+        None => {}
+    }
+    let grace = Duration::try_from_secs_f64(args.grace_secs).context("--grace-secs must be 0 or more")?;
     let listener =
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
     let addr = listener.local_addr()?;
     println!("listening on {addr}");
-    tracing::info!(%addr, data = %args.data.display(), ?durability, "clack serving");
+    tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, "clack serving");
     let config = ServeConfig {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         concurrency_limit: args.concurrency_limit,
+        grace,
     };
     clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await.map_err(|e| anyhow::anyhow!(e))?;
     Ok(())

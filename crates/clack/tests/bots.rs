@@ -55,7 +55,10 @@ async fn bots_play_games_by_themselves_and_faults_are_recorded() {
         .expect("upload")
         .into_inner();
     let again = bots
-        .upload_bot(upload("greedy", pb::GameKind::Straight, "bots/straight-greedy.rhai"))
+        .upload_bot(support::owned(
+            upload("greedy", pb::GameKind::Straight, "bots/straight-greedy.rhai"),
+            &greedy.owner_token,
+        ))
         .await
         .expect("upload")
         .into_inner();
@@ -75,7 +78,10 @@ async fn bots_play_games_by_themselves_and_faults_are_recorded() {
     assert!(status.message().contains("source"));
 
     let validated = bots
-        .validate_bot(pb::ValidateBotRequest { bot_id: "greedy".into(), version: None, games: 2 })
+        .validate_bot(support::owned(
+            pb::ValidateBotRequest { bot_id: "greedy".into(), version: None, games: 2 },
+            &greedy.owner_token,
+        ))
         .await
         .expect("validate")
         .into_inner();
@@ -120,10 +126,14 @@ async fn bots_play_games_by_themselves_and_faults_are_recorded() {
 
     let listed = bots.list_bots(pb::ListBotsRequest::default()).await.expect("list").into_inner();
     assert_eq!(listed.bots.len(), 2);
-    let got =
-        bots.get_bot(pb::GetBotRequest { bot_id: "greedy".into(), version: None }).await.expect("get").into_inner();
+    let got = bots
+        .get_bot(support::owned(pb::GetBotRequest { bot_id: "greedy".into(), version: None }, &greedy.owner_token))
+        .await
+        .expect("get")
+        .into_inner();
     assert_eq!(got.source, source("bots/straight-greedy.rhai"));
-    bots.retire_bot(pb::RetireBotRequest { bot_id: "looper".into() }).await.expect("retire");
+    let retire = pb::RetireBotRequest { bot_id: "looper".into(), version: None };
+    bots.retire_bot(support::owned(retire, &looping.owner_token)).await.expect("retire");
     assert_eq!(bots.list_bots(pb::ListBotsRequest::default()).await.expect("list").into_inner().bots.len(), 1);
     server.stop().await;
 }

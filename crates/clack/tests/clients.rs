@@ -1,5 +1,5 @@
 //! Clients beyond Rust and tooling: the Python client in `tests/python` plays full games through
-//! the public contract; gRPC health checking and server reflection (v1 and v1alpha) answer, so
+//! the public contract, on a closed server with an account's key; gRPC health checking and server reflection (v1 and v1alpha) answer, so
 //! grpcurl-style tools work with no .proto at hand.
 
 mod support;
@@ -8,18 +8,25 @@ use std::process::Command;
 
 use clack_store::Durability;
 use support::Server;
+
 use tokio_stream::StreamExt;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_python_client_plays_full_games() {
+async fn the_python_client_plays_full_games_with_a_key() {
+    const ADMIN_KEY: &str = "the-admin-key-of-the-python-client-test";
     let dir = tempfile::tempdir().expect("dir");
-    let server = Server::start(dir.path(), Durability::Batched).await;
+    let limits = clack_server::Limits { mode: clack_server::Mode::Closed, ..Default::default() };
+    let server = Server::start_limited(dir.path(), limits, Some(ADMIN_KEY)).await;
+    let request = clack_proto::v1::CreateAccountRequest { name: "python".into(), admin: false, with_key: true };
+    let key = server.admin().await.create_account(support::keyed(request, ADMIN_KEY)).await.expect("account");
+    let key = key.into_inner().key;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     for game in ["straight", "streets"] {
         let addr = server.addr.to_string();
         let script = root.join("tests/python/play.py");
+        let key = key.clone();
         let output = tokio::task::spawn_blocking(move || {
-            Command::new("python3").arg(script).args(["--addr", &addr, "--game", game]).output()
+            Command::new("python3").arg(script).args(["--addr", &addr, "--game", game]).env("CLACK_KEY", key).output()
         })
         .await
         .expect("task")

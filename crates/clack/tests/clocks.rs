@@ -3,8 +3,7 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::event::Payload;
@@ -35,20 +34,7 @@ impl Drop for Served {
 
 /// Starts `clack serve` over `data` with extra flags.
 async fn serve(data: &std::path::Path, flags: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clack"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
-        .arg(data)
-        .args(flags)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("clack serve starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).expect("a first line");
-    let addr = line.trim().strip_prefix("listening on ").expect("listening on ADDR").to_owned();
-    let url = format!("http://{addr}");
+    let (child, url) = support::spawn_server(data, flags, &[]);
     let client = GameServiceClient::connect(url.clone()).await.expect("connect");
     Served { child, url, client }
 }

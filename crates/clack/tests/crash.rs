@@ -3,29 +3,13 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use clack_proto::v1 as pb;
 use clack_proto::v1::game_service_client::GameServiceClient;
 use clack_proto::v1::replay_service_client::ReplayServiceClient;
 use support::{new_game, play_one, play_to_end, spectate, straight_options, streets_options};
 
-/// Starts `clack serve` on a free port; returns the process and its address.
-fn spawn_server(data: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clack"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--durability", "batched", "--data"])
-        .arg(data)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("clack serve starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).expect("a first line");
-    let addr = line.trim().strip_prefix("listening on ").expect("listening on ADDR").to_owned();
-    (child, format!("http://{addr}"))
+fn spawn_server(data: &std::path::Path) -> (std::process::Child, String) {
+    support::spawn_server(data, &[], &[])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,4 +1,4 @@
-//! Streets and Avenues, exactly as `shared/rules/streets-and-avenues.md` states it.
+//! Streets and Avenues, exactly as `docs/rules/streets-and-avenues.md` states it.
 //!
 //! The same shape as [`crate::straight`]: one validating constructor, [`State::legal_actions`],
 //! [`State::is_legal`], [`State::apply`] and [`State::apply_chance`] that leave the state as it

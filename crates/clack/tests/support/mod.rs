@@ -30,6 +30,25 @@ impl Server {
         Server::start_with(hub, Some(bots), ServeConfig::default()).await
     }
 
+    /// Starts the server with these limits (mode, quotas) and, if given, a bootstrap admin key.
+    pub async fn start_limited(dir: &Path, limits: Limits, admin_key: Option<&str>) -> Server {
+        let store =
+            Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), Durability::Batched).expect("writer");
+        let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
+        let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
+        let hub = Hub::open(store, Some(host), limits).await.expect("hub opens");
+        if let Some(key) = admin_key {
+            hub.access().bootstrap_admin(key).await.expect("admin key");
+        }
+        Server::start_with(hub, Some(bots), ServeConfig::default()).await
+    }
+
+    pub async fn admin(&self) -> clack_proto::v1::admin_service_client::AdminServiceClient<Channel> {
+        clack_proto::v1::admin_service_client::AdminServiceClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect")
+    }
+
     pub async fn start_with(hub: Arc<Hub>, bots: Option<Arc<BotLibrary>>, config: ServeConfig) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
@@ -66,6 +85,41 @@ impl Server {
     pub async fn replay(&self) -> ReplayServiceClient<Channel> {
         ReplayServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
     }
+}
+
+/// Starts the real `clack serve` binary on a free port over `data`, with more arguments and
+/// environment variables; returns the process and its address as a URL.
+pub fn spawn_server(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clack"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--durability", "batched", "--data"])
+        .arg(data)
+        .args(args)
+        .envs(envs.iter().copied())
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("clack serve starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("a first line");
+    let addr = line.trim().strip_prefix("listening on ").expect("listening on ADDR").to_owned();
+    (child, format!("http://{addr}"))
+}
+
+/// A request carrying an account's API key.
+pub fn keyed<T>(message: T, key: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("x-clack-key", key.parse().expect("ascii"));
+    request
+}
+
+/// A request carrying an anonymous owner's token.
+pub fn owned<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("x-clack-owner-token", token.parse().expect("ascii"));
+    request
 }
 
 /// A request for a seat, with its token.
