@@ -321,6 +321,18 @@ pub fn action_from_proto(action: Option<&pb::Action>, game: &Game, seat: Seat) -
     }
 }
 
+/// Reads an action written in the text notation (`field` names where the text came from).
+pub fn action_from_notation(text: &str, game: &Game, seat: Seat, field: &str) -> Result<game::Action, ActionError> {
+    use clack_rules::game::NotationError;
+    match game.parse_action(seat, text) {
+        Ok(action) => Ok(action),
+        Err(NotationError::Straight(straight::WireError::Illegal(illegal))) => {
+            Err(ActionError::Illegal(game::GameError::Straight(illegal)))
+        }
+        Err(error) => Err(FieldError::new(field, error.to_string()).into()),
+    }
+}
+
 fn describe(kind: Kind) -> &'static str {
     match kind {
         Kind::Straight => "Straight Dominoes",

@@ -139,6 +139,15 @@ pub enum GameError {
     WrongGame,
 }
 
+/// A text that names no action of this game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    #[error(transparent)]
+    Straight(#[from] straight::WireError),
+    #[error(transparent)]
+    Streets(#[from] streets::ParseActionError),
+}
+
 /// Options that describe no playable game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
@@ -227,6 +236,19 @@ impl Game {
             (Game::Straight(g), Action::Straight(a)) => g.is_legal(seat, a),
             (Game::Streets(g), Action::Streets(a)) => g.is_legal(seat, a),
             _ => false,
+        }
+    }
+
+    /// The action a seat's text notation names in this game (as `legal_actions` print them, or
+    /// Straight's short forms: `5-3` where only one end fits). Whether it is legal is still for
+    /// [`Game::apply`] to say.
+    pub fn parse_action(&self, seat: Seat, text: &str) -> Result<Action, NotationError> {
+        match self {
+            Game::Straight(g) => {
+                let wire: straight::WireAction = text.parse()?;
+                Ok(Action::Straight(wire.to_action(g, seat)?))
+            }
+            Game::Streets(_) => Ok(Action::Streets(text.parse()?)),
         }
     }
 

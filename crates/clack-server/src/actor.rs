@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use clack_log::convert::{action_from_proto, action_to_proto};
+use clack_log::convert::{action_from_notation, action_from_proto, action_to_proto};
 use clack_log::{GameLog, JoinError, Status, Viewer};
 use clack_proto::v1 as pb;
 use clack_rules::Seat;
@@ -44,7 +44,7 @@ pub enum Command {
     Act {
         caller: Caller,
         expected: u64,
-        action: Option<pb::Action>,
+        action: Move,
         full_view: bool,
         reply: Reply<pb::ActResponse>,
     },
@@ -62,6 +62,14 @@ pub enum Command {
         from: u64,
         reply: Reply<Subscription>,
     },
+}
+
+/// A move as the client gave it: the action in full, or its text notation. Either becomes a
+/// rules action only against the game as it is when the move is made.
+#[derive(Clone, Debug)]
+pub enum Move {
+    Proto(Option<pb::Action>),
+    Notation(String),
 }
 
 /// The start of a watch: the events so far (from the requested sequence), and a receiver for
@@ -84,18 +92,22 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    fn seat_of(&self, caller: &Caller) -> Result<Seat> {
-        let seat = caller
-            .seat
-            .ok_or_else(|| Error::InvalidArgument(clack_log::convert::FieldError::new("seat", "name the seat")))?;
+    /// The caller's seat: the one it names, if its token is that seat's, or the one its token
+    /// opens.
+    pub(crate) fn seat_of(&self, caller: &Caller) -> Result<Seat> {
+        let seat = match caller.seat {
+            Some(seat) => seat,
+            None => auth::seat_of_token(&self.tokens, caller.token.as_deref())?,
+        };
         auth::authorize(&self.tokens, seat, caller.token.as_deref())?;
         Ok(Seat(seat))
     }
 
+    /// A caller that names no seat and shows no token is a spectator.
     pub(crate) fn viewer(&self, caller: &Caller) -> Result<Viewer> {
-        match caller.seat {
-            None => Ok(Viewer::Spectator),
-            Some(_) => self.seat_of(caller).map(Viewer::Seat),
+        match (caller.seat, &caller.token) {
+            (None, None) => Ok(Viewer::Spectator),
+            _ => self.seat_of(caller).map(Viewer::Seat),
         }
     }
 
@@ -214,7 +226,7 @@ impl Actor {
                 let _ = reply.send(self.join(seat, &name).await);
             }
             Command::Act { caller, expected, action, full_view, reply } => {
-                let _ = reply.send(self.act(&caller, expected, action.as_ref(), full_view).await);
+                let _ = reply.send(self.act(&caller, expected, &action, full_view).await);
             }
             Command::Resign { caller, reply } => {
                 let _ = reply.send(self.resign(&caller).await);
@@ -246,13 +258,7 @@ impl Actor {
         Ok(pb::JoinGameResponse { seat: u32::from(seat.0), seat_token: token, sequence: self.log().sequence() })
     }
 
-    async fn act(
-        &mut self,
-        caller: &Caller,
-        expected: u64,
-        action: Option<&pb::Action>,
-        full_view: bool,
-    ) -> Result<pb::ActResponse> {
+    async fn act(&mut self, caller: &Caller, expected: u64, action: &Move, full_view: bool) -> Result<pb::ActResponse> {
         let seat = self.current.seat_of(caller)?;
         tracing::Span::current().record("seat", seat.0);
         if self.log().status() == Status::Waiting {
@@ -264,7 +270,10 @@ impl Actor {
                 self.log().sequence()
             )));
         }
-        let action = action_from_proto(action, self.log().game(), seat)?;
+        let action = match action {
+            Move::Proto(action) => action_from_proto(action.as_ref(), self.log().game(), seat)?,
+            Move::Notation(text) => action_from_notation(text, self.log().game(), seat, "notation")?,
+        };
         let mut next = self.log().clone();
         let events = next.perform(seat, action, crate::now())?;
         let points = events

@@ -51,6 +51,17 @@ pub fn token_key(game_id: &str, seat: u8) -> String {
     format!("token/{game_id}/{seat:02}")
 }
 
+/// The seat whose token this is, for a request that names no seat.
+pub fn seat_of_token(hashes: &[Option<TokenHash>], token: Option<&str>) -> Result<u8> {
+    let token = token.ok_or_else(|| {
+        Error::Unauthenticated("name a seat's token: send `authorization: Bearer <seat token>`".to_owned())
+    })?;
+    let presented = hash(token);
+    let seat = hashes.iter().position(|h| h.as_ref().is_some_and(|h| same(h, &presented)));
+    let seat = seat.ok_or_else(|| Error::Unauthenticated("the seat token is not valid for this game".to_owned()))?;
+    u8::try_from(seat).map_err(|_| Error::Internal("a seat number past 255".to_owned()))
+}
+
 /// Checks that `token` is the token of `seat`, given every seat's token hash.
 pub fn authorize(hashes: &[Option<TokenHash>], seat: u8, token: Option<&str>) -> Result<()> {
     if usize::from(seat) >= hashes.len() {
@@ -89,5 +100,13 @@ mod tests {
         assert!(matches!(authorize(&hashes, 1, Some("nobody's")), Err(Error::Unauthenticated(_))));
         assert!(matches!(authorize(&hashes, 0, None), Err(Error::Unauthenticated(_))));
         assert!(matches!(authorize(&hashes, 3, Some("zero")), Err(Error::NotFound(_))));
+    }
+
+    #[test]
+    fn a_token_alone_names_its_seat() {
+        let hashes = [Some(hash("zero")), None, Some(hash("two"))];
+        assert_eq!(seat_of_token(&hashes, Some("two")).ok(), Some(2));
+        assert!(matches!(seat_of_token(&hashes, Some("one")), Err(Error::Unauthenticated(_))));
+        assert!(matches!(seat_of_token(&hashes, None), Err(Error::Unauthenticated(_))));
     }
 }

@@ -18,7 +18,7 @@ use clack_rules::game::Kind;
 use prost::Message;
 
 use crate::access::{Access, Identity, Mode, Owner, OwnerRecord, Principal, new_owner, owner_key};
-use crate::actor::{Actor, Caller, Command, Snapshot, Subscription};
+use crate::actor::{Actor, Caller, Command, Move, Snapshot, Subscription};
 use crate::auth;
 use crate::bots::BotHost;
 use crate::error::{Error, Result};
@@ -278,7 +278,7 @@ impl Hub {
     }
 
     /// The latest committed state of a live game; `None` if the game is not live.
-    fn snapshot(&self, game_id: &str) -> Option<Arc<Snapshot>> {
+    pub(crate) fn snapshot(&self, game_id: &str) -> Option<Arc<Snapshot>> {
         self.live_map().get(game_id).map(|live| live.snapshot.borrow().clone())
     }
 
@@ -310,7 +310,7 @@ impl Hub {
         game_id: &str,
         caller: Caller,
         expected: u64,
-        action: Option<pb::Action>,
+        action: Move,
         full_view: bool,
     ) -> Result<pb::ActResponse> {
         let act = |reply| Command::Act { caller, expected, action, full_view, reply };

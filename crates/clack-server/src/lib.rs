@@ -15,6 +15,7 @@ pub mod deadline;
 pub mod error;
 pub mod hub;
 pub mod library;
+pub mod play;
 pub mod policy;
 pub mod quota;
 pub mod service;
@@ -129,7 +130,8 @@ pub async fn serve(
     let (closing, closed) = tokio::sync::watch::channel(false);
     let grace_watch = closed.clone();
     let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
-    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed };
+    let sessions = Arc::new(play::Sessions::default());
+    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed, sessions };
     let server = tonic::transport::Server::builder()
         .layer(layers)
         .add_service(health_service)

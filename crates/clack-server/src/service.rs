@@ -16,7 +16,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::access::{Access, Identity};
-use crate::actor::Caller;
+use crate::actor::{Caller, Move};
 use crate::auth;
 use crate::error::Error;
 use crate::hub::Hub;
@@ -61,6 +61,8 @@ pub struct GameApi {
     pub gate: Gate,
     /// Turns true when the server starts to shut down; open streams then end.
     pub closing: watch::Receiver<bool>,
+    /// The open `Play` stream of each seat.
+    pub sessions: Arc<crate::play::Sessions>,
 }
 
 /// Implements `clack.v1.ReplayService`.
@@ -70,7 +72,7 @@ pub struct ReplayApi {
     pub gate: Gate,
 }
 
-fn game_id(id: &str) -> Result<&str, FieldError> {
+pub(crate) fn game_id(id: &str) -> Result<&str, FieldError> {
     let ok =
         !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if ok { Ok(id) } else { Err(FieldError::new("game_id", "give the id CreateGame returned")) }
@@ -126,7 +128,7 @@ impl GameService for GameApi {
         request: Request<pb::ListLegalActionsRequest>,
     ) -> Reply<pb::ListLegalActionsResponse> {
         self.gate.admit(&request, Action::Use)?;
-        let caller = caller(&request, Some(request.get_ref().seat))?;
+        let caller = caller(&request, request.get_ref().seat)?;
         let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
         Ok(Response::new(self.hub.legal(id, caller).await?))
     }
@@ -134,18 +136,25 @@ impl GameService for GameApi {
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
     async fn act(&self, request: Request<pb::ActRequest>) -> Reply<pb::ActResponse> {
         self.gate.admit(&request, Action::Use)?;
-        let caller = caller(&request, Some(request.get_ref().seat))?;
+        let caller = caller(&request, request.get_ref().seat)?;
         let request = request.into_inner();
         let id = game_id(&request.game_id).map_err(Error::from)?;
         let full_view = act_view(request.view).map_err(Error::from)? == pb::ActView::Full;
-        let reply = self.hub.act(id, caller, request.expected_sequence, request.action, full_view).await?;
+        let action = match (request.action, request.notation) {
+            (action, notation) if notation.is_empty() => Move::Proto(action),
+            (None, notation) => Move::Notation(notation),
+            (Some(_), _) => {
+                return Err(Error::from(FieldError::new("notation", "give action or notation, not both")).into());
+            }
+        };
+        let reply = self.hub.act(id, caller, request.expected_sequence, action, full_view).await?;
         Ok(Response::new(reply))
     }
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Reply<pb::ResignResponse> {
         self.gate.admit(&request, Action::Use)?;
-        let caller = caller(&request, Some(request.get_ref().seat))?;
+        let caller = caller(&request, request.get_ref().seat)?;
         let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
         Ok(Response::new(self.hub.resign(id, caller).await?))
     }
@@ -160,6 +169,14 @@ impl GameService for GameApi {
     async fn list_games(&self, request: Request<pb::ListGamesRequest>) -> Reply<pb::ListGamesResponse> {
         self.gate.admit(&request, Action::Use)?;
         Ok(Response::new(self.hub.list(request.get_ref()).await?))
+    }
+
+    type PlayStream = EventStream<pb::PlayResponse>;
+
+    async fn play(&self, request: Request<tonic::Streaming<pb::PlayRequest>>) -> Reply<Self::PlayStream> {
+        self.gate.admit(&request, Action::Use)?;
+        let stream = crate::play::start(self.hub.clone(), self.sessions.clone(), self.closing.clone(), request);
+        Ok(Response::new(Box::pin(stream)))
     }
 
     type WatchStream = EventStream<pb::WatchResponse>;
@@ -210,9 +227,10 @@ struct Forward {
 
 impl Forward {
     /// Sends the events the client has not had; false once the client has gone.
-    async fn send_all(&mut self, events: &[pb::Event]) -> bool {
-        let last = events.last().map(|e| e.sequence);
+    async fn send_all<E: std::borrow::Borrow<pb::Event>>(&mut self, events: &[E]) -> bool {
+        let last = events.last().map(|e| e.borrow().sequence);
         for event in events {
+            let event = event.borrow();
             if event.sequence < self.next {
                 continue;
             }
@@ -229,26 +247,44 @@ impl Forward {
         true
     }
 
-    /// Follows live events until the game's task stops or the client goes. A watcher that falls
-    /// behind the broadcast buffer catches up from the store.
-    async fn follow(&mut self, mut live: broadcast::Receiver<Arc<pb::Event>>) {
+    /// Follows live events until the game's task stops or the client goes.
+    async fn follow(&mut self, live: broadcast::Receiver<Arc<pb::Event>>) {
+        let mut feed = Feed { hub: self.hub.clone(), game_id: self.game_id.clone(), live };
         loop {
-            let batch = match live.recv().await {
-                Ok(event) if event.sequence <= self.next => vec![(*event).clone()],
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    match self.hub.read(&self.game_id, self.next).await {
-                        Ok(events) => events,
-                        Err(error) => {
-                            let _ = self.sender.send(Err(error.into())).await;
-                            return;
-                        }
-                    }
+            let batch = match feed.next(self.next).await {
+                Ok(Some(batch)) => batch,
+                Ok(None) => return,
+                Err(error) => {
+                    let _ = self.sender.send(Err(error.into())).await;
+                    return;
                 }
-                Err(broadcast::error::RecvError::Closed) => return,
             };
             if !self.send_all(&batch).await {
                 return;
             }
+        }
+    }
+}
+
+/// A live game's events for one receiver, in order from a sequence on: live ones from the
+/// game's broadcast and, for a receiver that fell behind it, the gap read back from the store.
+pub(crate) struct Feed {
+    pub hub: Arc<Hub>,
+    pub game_id: String,
+    pub live: broadcast::Receiver<Arc<pb::Event>>,
+}
+
+impl Feed {
+    /// The events from `next` on that have come since the last call (possibly some before
+    /// `next`, for the caller to skip); `None` once the game's task has stopped.
+    pub(crate) async fn next(&mut self, next: u64) -> Result<Option<Vec<Arc<pb::Event>>>, Error> {
+        match self.live.recv().await {
+            Ok(event) if event.sequence <= next => Ok(Some(vec![event])),
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                let events = self.hub.read(&self.game_id, next).await?;
+                Ok(Some(events.into_iter().map(Arc::new).collect()))
+            }
+            Err(broadcast::error::RecvError::Closed) => Ok(None),
         }
     }
 }

@@ -59,7 +59,7 @@ async fn reads_do_not_wait_for_a_move_being_flushed_nor_show_it() {
     gate.set_shut(true);
     let acting = tokio::spawn({
         let (hub, id, caller) = (hub.clone(), id.clone(), caller.clone());
-        async move { hub.act(&id, caller, legal.sequence, action, false).await }
+        async move { hub.act(&id, caller, legal.sequence, clack_server::actor::Move::Proto(action), false).await }
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!acting.is_finished(), "the move waits for its flush");

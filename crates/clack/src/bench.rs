@@ -426,14 +426,14 @@ async fn act_once(client: &mut GameServiceClient<Channel>, game: &mut BenchGame)
     let Some(seat) = game.to_move else { return Ok(None) };
     let token = &game.tokens[seat as usize];
     let legal = client
-        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.id.clone(), seat }, token))
+        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.id.clone(), seat: Some(seat) }, token))
         .await?
         .into_inner();
     let Some(action) = legal.actions.into_iter().next() else { return Ok(None) };
     // The default (basic) reply: the next seat to move is all this client reads.
     let request = pb::ActRequest {
         game_id: game.id.clone(),
-        seat,
+        seat: Some(seat),
         expected_sequence: legal.sequence,
         action: Some(action),
         ..Default::default()

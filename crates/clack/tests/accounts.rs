@@ -139,7 +139,7 @@ async fn a_closed_server_refuses_anonymous_calls_but_shows_finished_games() {
         let join = pb::JoinGameRequest { game_id: id.clone(), seat: Some(seat), name: "p".into() };
         tokens.push(games.join_game(keyed(join, &key)).await.unwrap().into_inner().seat_token);
     }
-    let mut resign = Request::new(pb::ResignRequest { game_id: id.clone(), seat: 0 });
+    let mut resign = Request::new(pb::ResignRequest { game_id: id.clone(), seat: Some(0) });
     resign.metadata_mut().insert("authorization", format!("Bearer {}", tokens[0]).parse().unwrap());
     resign.metadata_mut().insert("x-clack-key", key.parse().unwrap());
     games.resign(resign).await.expect("the seat resigns");

@@ -160,7 +160,7 @@ async fn a_per_move_clock_runs_out_under_auto_move_and_the_first_legal_action_is
     let view = spectate(client, &game).await;
     let seat = view.to_move.expect("a seat to act");
     assert!(view.deadline_unix_millis.is_some(), "the clock runs");
-    let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat };
+    let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat: Some(seat) };
     let legal = client.list_legal_actions(authed(legal, &tokens[seat as usize])).await.expect("legal").into_inner();
 
     let messages = watch_from(client, &game, 1, |p| matches!(p, Payload::ActionApplied(_))).await;
@@ -212,7 +212,7 @@ async fn a_per_move_clock_runs_out_under_forfeit_and_the_other_side_wins() {
     let view = spectate(client, &game).await;
     assert_eq!(view.status, pb::GameStatus::Finished as i32);
     assert_eq!(view.deadline_unix_millis, None);
-    let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat };
+    let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat: Some(seat) };
     let legal = client.list_legal_actions(authed(legal, &tokens[seat as usize])).await.expect("legal").into_inner();
     assert!(legal.actions.is_empty(), "a finished game has no moves");
     let mut replay = served.replay().await;
@@ -243,7 +243,7 @@ async fn a_fischer_bank_is_spent_by_the_seats_own_turns() {
     // The seat thinks for a while (at least 20 ms), then plays.
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     let token = &tokens[seat as usize];
-    let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat };
+    let legal = pb::ListLegalActionsRequest { game_id: game.clone(), seat: Some(seat) };
     let legal = client.list_legal_actions(authed(legal, token)).await.expect("legal").into_inner();
     let mut request = support::act_request(&game, seat, &legal, legal.actions[0]);
     request.view = pb::ActView::Full as i32;

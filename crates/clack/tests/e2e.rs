@@ -63,7 +63,7 @@ async fn seats_need_their_own_tokens() {
     let server = Server::start(dir.path(), Durability::Batched).await;
     let mut client = server.games().await;
     let (game, tokens) = new_game(&mut client, straight_options(2, 250), 3).await;
-    let legal = |seat: u32| pb::ListLegalActionsRequest { game_id: game.clone(), seat };
+    let legal = |seat: u32| pb::ListLegalActionsRequest { game_id: game.clone(), seat: Some(seat) };
     let status = client.list_legal_actions(legal(0)).await.expect_err("no token");
     assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
     let status = client.list_legal_actions(authed(legal(0), &tokens[1])).await.expect_err("seat 1's token");
@@ -111,7 +111,7 @@ async fn bad_requests_get_a_status_that_names_the_field() {
     let seat = view.to_move.expect("a seat leads");
     let act = |action: Option<pb::Action>, expected| pb::ActRequest {
         game_id: game.clone(),
-        seat,
+        seat: Some(seat),
         expected_sequence: expected,
         action,
         ..Default::default()
@@ -167,7 +167,7 @@ async fn no_view_or_stream_shows_a_seat_another_seats_tiles() {
         let seat = spectate(&mut client, &game).await.to_move.expect("the game goes on");
         let token = &tokens[seat as usize];
         let legal = client
-            .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.clone(), seat }, token))
+            .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.clone(), seat: Some(seat) }, token))
             .await
             .expect("legal")
             .into_inner();
@@ -237,7 +237,7 @@ async fn two_clients_racing_for_one_turn_one_wins() {
         let Some(seat) = view.to_move else { break };
         let token = tokens[seat as usize].clone();
         let legal = client
-            .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.clone(), seat }, &token))
+            .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game.clone(), seat: Some(seat) }, &token))
             .await
             .expect("legal")
             .into_inner();

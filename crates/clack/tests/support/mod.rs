@@ -204,7 +204,7 @@ pub async fn play_one(
     let Some(seat) = view.and_then(|v| v.to_move) else { return Ok(None) };
     let token = &tokens[seat as usize];
     let legal = client
-        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game_id.into(), seat }, token))
+        .list_legal_actions(authed(pb::ListLegalActionsRequest { game_id: game_id.into(), seat: Some(seat) }, token))
         .await?
         .into_inner();
     let action = legal.actions.last().cloned().expect("a seat to move has a legal action");
@@ -222,7 +222,7 @@ pub fn act_request(
 ) -> pb::ActRequest {
     pb::ActRequest {
         game_id: game_id.into(),
-        seat,
+        seat: Some(seat),
         expected_sequence: legal.sequence,
         action: Some(action),
         ..Default::default()
