@@ -335,11 +335,8 @@ impl GameLog {
                 let seat =
                     Seat(u8::try_from(applied.seat).map_err(|_| malformed(FieldError::new("seat", "too large")))?);
                 let action = convert::stored_action(applied.action.as_ref(), &self.game).map_err(malformed)?;
-                if let Some(owed) = self.owed_move.take() {
+                if let Some(owed) = self.owed_move {
                     self.check_auto_move(sequence, owed, seat, action)?;
-                }
-                if let Some(clocks) = &mut self.clocks {
-                    clocks.charge(seat.index(), at, true);
                 }
                 let effects = self.game.apply(seat, action).map_err(illegal)?;
                 if effects.scored() != applied.points {
@@ -349,6 +346,10 @@ impl GameLog {
                         stored: format!("{} points", applied.points),
                         rebuilt,
                     });
+                }
+                self.owed_move = None;
+                if let Some(clocks) = &mut self.clocks {
+                    clocks.charge(seat.index(), at, true);
                 }
                 self.history.push((seat, action, applied.points));
                 self.expect_after(&effects);

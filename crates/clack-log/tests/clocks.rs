@@ -230,3 +230,46 @@ fn given_a_timeout_without_its_auto_move_when_replayed_then_the_log_stops_early(
     events.truncate(timeout_index(&events) + 1);
     assert!(matches!(GameLog::replay(&events), Err(ReplayError::Unexpected { what: "the log stops early", .. })));
 }
+
+#[test]
+fn given_a_game_played_out_with_timeouts_between_moves_then_replay_rebuilds_every_clock() {
+    let fischer = Allowance::Fischer { initial: 900, increment: 50 };
+    let (mut log, mut events) = given_clocked_game(fischer, TimeoutPolicy::AutoMove);
+    let mut now = 1_500;
+    let mut turn = 0;
+    // The clocks and the deadline as play left them after each move, by sequence.
+    let mut seen = Vec::new();
+    while let Some((seat, deadline)) = log.deadline() {
+        turn += 1;
+        // Every third turn the seat lets its clock run out; the others play their last legal
+        // action after 2 to 61 ms.
+        let batch = if turn % 3 == 0 {
+            now = deadline;
+            log.time_out(now).expect("due")
+        } else {
+            now += 2 + turn % 60;
+            let action = *log.game().legal_actions().last().expect("a legal action");
+            log.perform(seat, action, now).expect("legal")
+        };
+        events.extend(batch);
+        seen.push((log.sequence(), log.clocks(), log.deadline()));
+        assert!(turn < 10_000, "the game never ended");
+    }
+    assert_eq!(log.status(), Status::Finished);
+    assert!(events.iter().any(|e| matches!(e.payload, Some(Payload::SeatTimedOut(_)))));
+    let spent = seen.iter().any(|(_, clocks, _)| clocks.iter().any(|&(_, left)| left != 900));
+    assert!(spent, "the banks moved");
+    // Folding the stored events one by one rebuilds the same clocks and deadline after each move.
+    let mut replayed = GameLog::replay(&events[..1]).expect("the creation");
+    let mut seen = seen.into_iter().peekable();
+    for event in &events[1..] {
+        replayed.apply(event).expect("folds");
+        if let Some((_, clocks, deadline)) = seen.next_if(|(sequence, ..)| *sequence == event.sequence) {
+            assert_eq!(replayed.clocks(), clocks, "after event {}", event.sequence);
+            assert_eq!(replayed.deadline(), deadline, "after event {}", event.sequence);
+        }
+    }
+    assert!(seen.next().is_none(), "every move was checked");
+    replayed.finish_replay().expect("complete");
+    assert_eq!(replayed.game(), log.game());
+}

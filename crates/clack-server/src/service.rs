@@ -228,12 +228,16 @@ struct Forward {
 impl Forward {
     /// Sends the events the client has not had; false once the client has gone.
     async fn send_all<E: std::borrow::Borrow<pb::Event>>(&mut self, events: &[E]) -> bool {
+        let last = events.last().map(|e| e.borrow().sequence);
         for event in events {
             let event = event.borrow();
             if event.sequence < self.next {
                 continue;
             }
-            let (clocks, deadline_unix_millis) = self.hub.clocks_at(&self.game_id, event.sequence).unwrap_or_default();
+            // Only the last event given can still be the game's latest, so only it may carry the
+            // clocks; the others skip the look-up.
+            let latest = (Some(event.sequence) == last).then(|| self.hub.clocks_at(&self.game_id, event.sequence));
+            let (clocks, deadline_unix_millis) = latest.flatten().unwrap_or_default();
             let response = pb::WatchResponse { event: Some(redact(event, self.viewer)), clocks, deadline_unix_millis };
             if self.sender.send(Ok(response)).await.is_err() {
                 return false;

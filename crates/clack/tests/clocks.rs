@@ -3,8 +3,7 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::event::Payload;
@@ -35,20 +34,7 @@ impl Drop for Served {
 
 /// Starts `clack serve` over `data` with extra flags.
 async fn serve(data: &std::path::Path, flags: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clack"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
-        .arg(data)
-        .args(flags)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("clack serve starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).expect("a first line");
-    let addr = line.trim().strip_prefix("listening on ").expect("listening on ADDR").to_owned();
-    let url = format!("http://{addr}");
+    let (child, url) = support::spawn_server(data, flags, &[]);
     let client = GameServiceClient::connect(url.clone()).await.expect("connect");
     Served { child, url, client }
 }
@@ -132,7 +118,7 @@ fn timeout_of(events: &[pb::Event]) -> (usize, pb::SeatTimedOut) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_nobody_finishes_joining_is_abandoned_and_frees_its_slot() {
     let dir = tempfile::tempdir().expect("dir");
-    let mut served = serve(dir.path(), &["--join-timeout-secs", "0.3", "--max-live-games", "1"]).await;
+    let mut served = serve(dir.path(), &["--join-timeout-secs", "1", "--max-live-games", "1"]).await;
     let client = &mut served.client;
     let game = create(client, straight_options(2, 100)).await;
     join(client, &game, 0).await;
@@ -170,7 +156,7 @@ async fn a_per_move_clock_runs_out_under_auto_move_and_the_first_legal_action_is
     let dir = tempfile::tempdir().expect("dir");
     let mut served = serve(dir.path(), &[]).await;
     let client = &mut served.client;
-    let (game, tokens) = started(client, per_move(500, pb::TimeoutPolicy::AutoMove)).await;
+    let (game, tokens) = started(client, per_move(1_000, pb::TimeoutPolicy::AutoMove)).await;
     let view = spectate(client, &game).await;
     let seat = view.to_move.expect("a seat to act");
     assert!(view.deadline_unix_millis.is_some(), "the clock runs");
@@ -185,7 +171,7 @@ async fn a_per_move_clock_runs_out_under_auto_move_and_the_first_legal_action_is
     // The stream carries the clocks with the move's last event: the other seat's turn started
     // with it.
     let live = messages.last().expect("the auto-move");
-    assert_eq!(live.deadline_unix_millis, Some(events[at + 1].unix_millis + 500));
+    assert_eq!(live.deadline_unix_millis, Some(events[at + 1].unix_millis + 1_000));
     assert_eq!(live.clocks.len(), 2);
     assert_eq!(events[at].sequence, legal.sequence + 1, "nothing happened between the listing and the timeout");
     assert!(events[at].unix_millis >= view.deadline_unix_millis.unwrap_or(i64::MAX));
@@ -288,10 +274,10 @@ fn unix_millis() -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_survive_sigkill_and_a_deadline_passed_while_down_fires_at_once() {
     let dir = tempfile::tempdir().expect("dir");
-    let flags = ["--join-timeout-secs", "1.5"];
+    let flags = ["--join-timeout-secs", "3"];
     let mut served = serve(dir.path(), &flags).await;
     let client = &mut served.client;
-    let (short, _) = started(client, per_move(1_500, pb::TimeoutPolicy::AutoMove)).await;
+    let (short, _) = started(client, per_move(3_000, pb::TimeoutPolicy::AutoMove)).await;
     let (long, _) = started(client, per_move(600_000, pb::TimeoutPolicy::Forfeit)).await;
     let unjoined = create(client, straight_options(2, 100)).await;
     join(client, &unjoined, 0).await;
