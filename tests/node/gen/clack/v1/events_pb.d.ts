@@ -533,8 +533,8 @@ export declare const GameEndedSchema: GenMessage<GameEnded>;
  */
 export declare type GameAbandoned = Message<"clack.v1.GameAbandoned"> & {
   /**
-   * A short, stable word: "join_timeout" (the seats were not all taken in time), "cancelled"
-   * (its creator called it off), ...
+   * Why: "join_timeout" (the seats were not all taken in time), or "cancelled by <who>" (its
+   * creator or an admin called it off with CancelGame).
    *
    * @generated from field: string reason = 1;
    */
