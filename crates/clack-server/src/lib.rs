@@ -18,6 +18,7 @@ pub mod library;
 pub mod policy;
 pub mod quota;
 pub mod service;
+pub mod shard;
 pub mod view;
 
 use std::future::Future;
@@ -35,9 +36,10 @@ pub use access::Mode;
 pub use hub::{Hub, Limits};
 pub use library::BotLibrary;
 pub use quota::Quotas;
+pub use shard::ShardName;
 
 /// How the server protects itself.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// A request not answered in this time ends with DEADLINE_EXCEEDED.
     pub request_timeout: Duration,
@@ -46,11 +48,18 @@ pub struct ServeConfig {
     /// How long open streams and calls get to finish once shutdown starts; then the server
     /// stops regardless.
     pub grace: Duration,
+    /// The other shards (`name=url`), whose games `ListGames` shows too; empty for one shard.
+    pub peers: Vec<shard::Peer>,
 }
 
 impl Default for ServeConfig {
     fn default() -> ServeConfig {
-        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096, grace: Duration::from_secs(5) }
+        ServeConfig {
+            request_timeout: Duration::from_secs(10),
+            concurrency_limit: 4096,
+            grace: Duration::from_secs(5),
+            peers: Vec::new(),
+        }
     }
 }
 
@@ -129,7 +138,8 @@ pub async fn serve(
     let (closing, closed) = tokio::sync::watch::channel(false);
     let grace_watch = closed.clone();
     let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
-    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed };
+    let shards = Arc::new(shard::Shards::new(hub.shard(), &config.peers)?);
+    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed, shards };
     let server = tonic::transport::Server::builder()
         .layer(layers)
         .add_service(health_service)
