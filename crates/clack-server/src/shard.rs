@@ -219,8 +219,15 @@ impl Shards {
             cursors[i].token.clone_from(token);
             cursors[i].after.clone_from(&game.game_id);
         }
+        // Every game newer than the page's last one has now been returned, from every shard:
+        // a shard that gave nothing to this page continues after it too, so that games created
+        // since the first page never show up out of order on a later one.
+        let last = all[..taken].last().map(|(_, game, _)| game.game_id.clone());
         for (i, cursor) in cursors.iter_mut().enumerate() {
             cursor.done = consumed[i] == offers[i].games.len() && !offers[i].more;
+            if let Some(last) = last.as_ref().filter(|_| consumed[i] == 0) {
+                cursor.after.clone_from(last);
+            }
         }
         let games = all[..taken].iter().map(|(_, game, _)| (*game).clone()).collect();
         let next_page_token = if cursors.iter().all(|c| c.done) {

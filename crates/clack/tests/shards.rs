@@ -357,3 +357,67 @@ async fn three_shards_behind_nginx() {
     }
     assert!(routed > 100, "the log shows the calls about games ({routed})");
 }
+
+async fn create(client: &mut GameServiceClient<Channel>) -> String {
+    let request = pb::CreateGameRequest { options: Some(support::streets_options(2)), ..Default::default() };
+    client.create_game(request).await.expect("create").into_inner().game_id
+}
+
+/// Pages through every shard's games with `client`, starting from `page_token`.
+async fn pages_from(client: &mut GameServiceClient<Channel>, mut page_token: String) -> Vec<String> {
+    let mut games = Vec::new();
+    loop {
+        let request = pb::ListGamesRequest { page_size: 3, page_token, ..Default::default() };
+        let page = client.list_games(request).await.expect("list").into_inner();
+        games.extend(page.games.into_iter().map(|g| g.game_id));
+        if page.next_page_token.is_empty() {
+            return games;
+        }
+        page_token = page.next_page_token;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listing_every_shard_goes_newest_first_and_games_made_meanwhile_do_not_reorder_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let addrs = [free_addr(), free_addr()];
+    let peers = format!("x=http://{},y=http://{}", addrs[0], addrs[1]);
+    let mut processes = Vec::new();
+    let mut clients = Vec::new();
+    for (name, addr) in ["x", "y"].iter().zip(&addrs) {
+        let args = ["--shard", name, "--peers", &peers];
+        let (child, url) = support::spawn_server_at(addr, &dir.path().join(name), &args, &[]);
+        processes.push(Killed(child));
+        clients.push(GameServiceClient::connect(url).await.expect("connect"));
+    }
+    let mut made = Vec::new();
+    // Four older games on x, then three newer ones on y.
+    for i in 0..7 {
+        made.push(create(&mut clients[usize::from(i >= 4)]).await);
+    }
+    made.reverse();
+
+    // The first page (from x) holds the newest games, all y's.
+    let request = pb::ListGamesRequest { page_size: 3, ..Default::default() };
+    let first = clients[0].list_games(request).await.expect("list").into_inner();
+    let mut listed: Vec<String> = first.games.into_iter().map(|g| g.game_id).collect();
+    assert_eq!(listed, made[..3]);
+    // Games made now (on both shards) are newer than the first page: the next pages (asked of
+    // y, with x's token) do not show them, and show every older game once, in order, though x
+    // gave nothing to the first page.
+    for i in 0..4 {
+        create(&mut clients[i % 2]).await;
+    }
+    listed.extend(pages_from(&mut clients[1], first.next_page_token).await);
+    assert_eq!(listed, made);
+    // A fresh listing shows all eleven; each shard alone (x-clack-scope: shard) only its own.
+    assert_eq!(pages_from(&mut clients[0], String::new()).await.len(), 11);
+    let mut own = Request::new(pb::ListGamesRequest { page_size: 100, ..Default::default() });
+    own.metadata_mut().insert("x-clack-scope", "shard".parse().expect("ascii"));
+    let own = clients[1].list_games(own).await.expect("list").into_inner().games;
+    assert!(own.len() == 5 && own.iter().all(|g| shard_of(&g.game_id) == "y"), "{own:?}");
+    // A page token that is not one is refused.
+    let request = pb::ListGamesRequest { page_token: "not-a-token".into(), ..Default::default() };
+    let refused = clients[0].list_games(request).await.expect_err("a bad token");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+}
