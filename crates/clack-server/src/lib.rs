@@ -3,8 +3,8 @@
 //! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), who is asking
 //! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
 //! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
-//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]) and the tower stack and
-//! shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
+//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]), which shard a game lives
+//! on and listing across shards ([`shard`]), and the tower stack and shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
 //! store keeps bytes.
 
 pub mod access;
