@@ -5,7 +5,9 @@ It compiles the .proto files with grpcio-tools at start, creates a game, claims 
 and plays it to the end: each seat to move asks for its legal actions and plays the one that
 scores most (Straight Dominoes) or the first (Streets and Avenues). Along the way it checks
 that a request without a seat token is refused, then verifies the finished game through the
-replay service. Exit status 0 means every check passed.
+replay service. A spectator watches the game live from its first event, and the finished game is
+watched again from the store. Every call about the game carries its id as `x-clack-game` metadata,
+which a proxy in front of several shards routes by. Exit status 0 means every check passed.
 
 With an account's API key (the CLACK_KEY environment variable, or --key-file), every call carries
 it as `x-clack-key` metadata, and the client also checks that the server, being closed, refuses a
@@ -19,6 +21,7 @@ import importlib
 import os
 import sys
 import tempfile
+import threading
 
 import grpc
 from grpc_tools import protoc
@@ -78,6 +81,17 @@ def read_key(path):
     return os.environ.get("CLACK_KEY", "").strip()
 
 
+def watch_all(client, games, game_id, metadata, into):
+    """Collects a spectator's events until the game ends (or the stream does)."""
+    try:
+        for response in client.Watch(games.WatchRequest(game_id=game_id, from_sequence=1), metadata=metadata):
+            into.append(response.event)
+            if response.event.HasField("game_ended"):
+                return
+    except grpc.RpcError as error:
+        into.append(error)
+
+
 def expect_refused(call, code, what):
     try:
         call()
@@ -86,6 +100,16 @@ def expect_refused(call, code, what):
             sys.exit(f"{what}: expected {code}, got {error.code()}")
         return
     sys.exit(f"{what} was accepted")
+
+
+def check_watched(what, events, count):
+    """A watch saw every event of the game, once, in order."""
+    errors = [e for e in events if isinstance(e, grpc.RpcError)]
+    if errors:
+        sys.exit(f"{what} failed: {errors[0].code()} {errors[0].details()}")
+    sequences = [event.sequence for event in events]
+    if sequences != list(range(1, count + 1)):
+        sys.exit(f"{what} saw sequences {sequences[:5]}... ({len(sequences)}) for {count} events")
 
 
 def main():
@@ -113,22 +137,28 @@ def main():
                        grpc.StatusCode.UNAUTHENTICATED, "a closed server's call without a key")
     created = client.CreateGame(games.CreateGameRequest(options=options, seed=2024))
     game_id = created.game_id
+    about = [("x-clack-game", game_id)]
+    watched = []
+    watcher = threading.Thread(target=watch_all, args=(client, games, game_id, about, watched), daemon=True)
+    watcher.start()
     tokens = []
     for seat in range(2):
-        joined = client.JoinGame(games.JoinGameRequest(game_id=game_id, seat=seat, name=f"py-{seat}"))
+        joined = client.JoinGame(games.JoinGameRequest(game_id=game_id, seat=seat, name=f"py-{seat}"),
+                                 metadata=about)
         tokens.append(joined.seat_token)
 
     # A request for a seat without its token is refused.
-    expect_refused(lambda: client.ListLegalActions(games.ListLegalActionsRequest(game_id=game_id, seat=0)),
+    expect_refused(lambda: client.ListLegalActions(games.ListLegalActionsRequest(game_id=game_id, seat=0),
+                                                   metadata=about),
                    grpc.StatusCode.UNAUTHENTICATED, "a request without a seat token")
 
     moves = 0
     while True:
-        view = client.GetView(games.GetViewRequest(game_id=game_id)).view
+        view = client.GetView(games.GetViewRequest(game_id=game_id), metadata=about).view
         if not view.HasField("to_move"):
             break
         seat = view.to_move
-        metadata = seat_auth(tokens[seat])
+        metadata = seat_auth(tokens[seat]) + about
         legal = client.ListLegalActions(games.ListLegalActionsRequest(game_id=game_id, seat=seat), metadata=metadata)
         if not legal.actions:
             sys.exit(f"seat {seat} is to move but has no legal action")
@@ -149,15 +179,19 @@ def main():
         if moves > 20000:
             sys.exit("the game never ended")
 
-    view = client.GetView(games.GetViewRequest(game_id=game_id)).view
+    view = client.GetView(games.GetViewRequest(game_id=game_id), metadata=about).view
     if view.status != games.GAME_STATUS_FINISHED:
         sys.exit(f"unexpected status {view.status}")
-    verified = replayer.Verify(replay.VerifyRequest(game_id=game_id))
+    verified = replayer.Verify(replay.VerifyRequest(game_id=game_id), metadata=about)
     if not verified.ok:
         sys.exit(f"verify failed: {verified.detail}")
-    lines = list(replayer.Export(replay.ExportRequest(game_id=game_id)))
+    lines = list(replayer.Export(replay.ExportRequest(game_id=game_id), metadata=about))
     if len(lines) != verified.events:
         sys.exit(f"export has {len(lines)} lines for {verified.events} events")
+    watcher.join(timeout=30)
+    check_watched("the live watch", watched, verified.events)
+    again = [r.event for r in client.Watch(games.WatchRequest(game_id=game_id, from_sequence=1), metadata=about)]
+    check_watched("the watch of the finished game", again, verified.events)
     print(f"python client: {args.game} game {game_id} finished after {moves} moves; "
           f"winners {list(view.winners)}, scores {list(view.scores)}, {verified.events} events verified")
 

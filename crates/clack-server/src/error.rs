@@ -35,6 +35,14 @@ pub enum Error {
     Store(#[from] StoreError),
     #[error("{0}")]
     Internal(String),
+    /// A game of another shard: NOT_FOUND here, naming the shard that has it.
+    #[error(
+        "game {game} lives on shard {owner}, not on this shard ({here}); send its id as x-clack-game metadata so the proxy routes the call there"
+    )]
+    OtherShard { game: String, owner: String, here: String },
+    /// Another shard's answer to a fan-out call, with that shard's status code.
+    #[error("shard {shard}: {message}")]
+    Shard { shard: String, code: Code, message: String },
 }
 
 impl Error {
@@ -84,9 +92,16 @@ impl From<Error> for Status {
             let details = ErrorDetails::with_retry_info(Some(after));
             return Status::with_error_details(Code::ResourceExhausted, message.clone(), details);
         }
+        if let Error::OtherShard { game, owner, .. } = &error {
+            // Machine-readable too: the owning shard as the resource's owner.
+            let details =
+                ErrorDetails::with_resource_info("clack.v1.Game", game, format!("shard:{owner}"), error.to_string());
+            return Status::with_error_details(Code::NotFound, error.to_string(), details);
+        }
         let (code, message) = match &error {
             Error::InvalidArgument(_) => (Code::InvalidArgument, error.to_string()),
-            Error::NotFound(_) => (Code::NotFound, error.to_string()),
+            Error::NotFound(_) | Error::OtherShard { .. } => (Code::NotFound, error.to_string()),
+            Error::Shard { code, .. } => (*code, error.to_string()),
             Error::FailedPrecondition(_) => (Code::FailedPrecondition, error.to_string()),
             Error::Aborted(_) | Error::Store(StoreError::Conflict { .. }) => (Code::Aborted, error.to_string()),
             Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),

@@ -24,6 +24,7 @@ use crate::bots::BotHost;
 use crate::error::{Error, Result};
 use crate::policy::{self, Action};
 use crate::quota::{self, Meter, Quotas};
+use crate::shard::ShardName;
 use crate::view;
 
 /// Limits that protect the server, and whom it serves.
@@ -38,6 +39,8 @@ pub struct Limits {
     pub mode: Mode,
     /// What each caller may use.
     pub quotas: Quotas,
+    /// The shard this server is: every game it creates carries the name in its id.
+    pub shard: ShardName,
 }
 
 impl Default for Limits {
@@ -48,6 +51,7 @@ impl Default for Limits {
             join_timeout: std::time::Duration::from_secs(600),
             mode: Mode::Open,
             quotas: Quotas::default(),
+            shard: ShardName::default(),
         }
     }
 }
@@ -99,6 +103,11 @@ impl Hub {
     /// Accounts and keys.
     pub fn access(&self) -> &Arc<Access> {
         &self.access
+    }
+
+    /// The shard this server is.
+    pub fn shard(&self) -> ShardName {
+        self.limits.shard
     }
 
     /// The rate quotas.
@@ -193,7 +202,7 @@ impl Hub {
         self.check_bot_seats(options.kind(), &request.seats)?;
         self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
-        let id = uuid::Uuid::now_v7().to_string();
+        let id = self.limits.shard.new_game_id();
         let (log, events) = GameLog::create_timed(&id, options, clock, request.seats, seed, crate::now())?;
         let (owner, owner_token) = new_owner(&caller.who);
         let record = OwnerRecord::new(&owner, &caller.who);

@@ -3,8 +3,8 @@
 //! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), who is asking
 //! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
 //! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
-//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]) and the tower stack and
-//! shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
+//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]), which shard a game lives
+//! on and listing across shards ([`shard`]), and the tower stack and shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
 //! store keeps bytes.
 
 pub mod access;
@@ -19,6 +19,7 @@ pub mod play;
 pub mod policy;
 pub mod quota;
 pub mod service;
+pub mod shard;
 pub mod view;
 
 use std::future::Future;
@@ -36,9 +37,10 @@ pub use access::Mode;
 pub use hub::{Hub, Limits};
 pub use library::BotLibrary;
 pub use quota::Quotas;
+pub use shard::ShardName;
 
 /// How the server protects itself.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// A request not answered in this time ends with DEADLINE_EXCEEDED.
     pub request_timeout: Duration,
@@ -47,11 +49,18 @@ pub struct ServeConfig {
     /// How long open streams and calls get to finish once shutdown starts; then the server
     /// stops regardless.
     pub grace: Duration,
+    /// The other shards (`name=url`), whose games `ListGames` shows too; empty for one shard.
+    pub peers: Vec<shard::Peer>,
 }
 
 impl Default for ServeConfig {
     fn default() -> ServeConfig {
-        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096, grace: Duration::from_secs(5) }
+        ServeConfig {
+            request_timeout: Duration::from_secs(10),
+            concurrency_limit: 4096,
+            grace: Duration::from_secs(5),
+            peers: Vec::new(),
+        }
     }
 }
 
@@ -131,7 +140,8 @@ pub async fn serve(
     let grace_watch = closed.clone();
     let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
     let sessions = Arc::new(play::Sessions::default());
-    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed, sessions };
+    let shards = Arc::new(shard::Shards::new(hub.shard(), &config.peers)?);
+    let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed, sessions, shards };
     let server = tonic::transport::Server::builder()
         .layer(layers)
         .add_service(health_service)

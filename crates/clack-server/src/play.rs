@@ -76,10 +76,12 @@ pub fn start(
     request: Request<Streaming<pb::PlayRequest>>,
 ) -> impl Stream<Item = Result<pb::PlayResponse, Status>> + Send + 'static {
     let token = auth::bearer(request.metadata());
+    let metadata = request.metadata().clone();
     let inbound = request.into_inner();
     let (out, receiver) = mpsc::channel(64);
     tokio::spawn(async move {
-        if let Err(status) = run(hub, sessions, closing, token, inbound, out.clone()).await {
+        let opened = Opened { token, metadata, inbound };
+        if let Err(status) = run(hub, sessions, closing, opened, out.clone()).await {
             let _ = out.send(Err(status)).await;
         }
     });
@@ -104,21 +106,29 @@ struct Session {
     turn: Option<Turn>,
 }
 
+/// What the client opened the stream with.
+struct Opened {
+    token: Option<String>,
+    metadata: tonic::metadata::MetadataMap,
+    inbound: Streaming<pb::PlayRequest>,
+}
+
 /// Reads the hello, then plays the seat until the game ends, the client goes, another session
 /// takes over or the server stops. An error ends the stream with its status.
 async fn run(
     hub: Arc<Hub>,
     sessions: Arc<Sessions>,
     mut closing: watch::Receiver<bool>,
-    token: Option<String>,
-    mut inbound: Streaming<pb::PlayRequest>,
+    opened: Opened,
     out: Out,
 ) -> Result<(), Status> {
+    let Opened { token, metadata, mut inbound } = opened;
     let hello = match inbound.message().await? {
         Some(pb::PlayRequest { message: Some(pb::play_request::Message::Hello(hello)) }) => hello,
         _ => return Err(Error::from(clack_log::convert::FieldError::new("hello", "send PlayHello first")).into()),
     };
     let id = game_id(&hello.game_id).map_err(Error::from)?.to_owned();
+    crate::shard::check_route(hub.shard(), &metadata, &id)?;
     let caller = Caller { seat: hello.seat.map(seat_number).transpose()?, token };
     if caller.token.is_none() {
         return Err(

@@ -23,6 +23,7 @@ use crate::hub::Hub;
 use crate::library::Asker;
 use crate::policy::{self, Action};
 use crate::quota::Meter;
+use crate::shard::{self, ShardName, Shards};
 
 type Reply<T> = Result<Response<T>, Status>;
 type EventStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
@@ -33,11 +34,21 @@ type EventStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
 pub struct Gate {
     pub access: Arc<Access>,
     pub meter: Arc<Meter>,
+    /// The shard this server is, to refuse calls about other shards' games.
+    pub shard: ShardName,
 }
 
 impl Gate {
     pub fn new(hub: &Hub) -> Gate {
-        Gate { access: hub.access().clone(), meter: hub.meter().clone() }
+        Gate { access: hub.access().clone(), meter: hub.meter().clone(), shard: hub.shard() }
+    }
+
+    /// The id of the game a request is about, once it is well formed, agrees with the
+    /// `x-clack-game` header and names a game of this shard.
+    pub fn game<'a, T>(&self, request: &Request<T>, id: &'a str) -> Result<&'a str, Error> {
+        let id = game_id(id)?;
+        shard::check_route(self.shard, request.metadata(), id)?;
+        Ok(id)
     }
 
     /// Lets a request in to do `action`, or says why not.
@@ -63,6 +74,8 @@ pub struct GameApi {
     pub closing: watch::Receiver<bool>,
     /// The open `Play` stream of each seat.
     pub sessions: Arc<crate::play::Sessions>,
+    /// The other shards, whose games `ListGames` shows too.
+    pub shards: Arc<Shards>,
 }
 
 /// Implements `clack.v1.ReplayService`.
@@ -108,9 +121,10 @@ impl GameService for GameApi {
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id))]
     async fn join_game(&self, request: Request<pb::JoinGameRequest>) -> Reply<pb::JoinGameResponse> {
         self.gate.admit(&request, Action::Use)?;
+        self.gate.game(&request, &request.get_ref().game_id)?;
         let request = request.into_inner();
         let name = player_name(&request.name).map_err(Error::from)?;
-        let id = game_id(&request.game_id).map_err(Error::from)?;
+        let id = request.game_id.as_str();
         Ok(Response::new(self.hub.join(id, request.seat, name).await?))
     }
 
@@ -118,7 +132,7 @@ impl GameService for GameApi {
     async fn get_view(&self, request: Request<pb::GetViewRequest>) -> Reply<pb::GetViewResponse> {
         self.gate.admit(&request, Action::Use)?;
         let caller = caller(&request, request.get_ref().seat)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(pb::GetViewResponse { view: Some(self.hub.view(id, caller).await?) }))
     }
 
@@ -129,7 +143,7 @@ impl GameService for GameApi {
     ) -> Reply<pb::ListLegalActionsResponse> {
         self.gate.admit(&request, Action::Use)?;
         let caller = caller(&request, request.get_ref().seat)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.legal(id, caller).await?))
     }
 
@@ -137,8 +151,9 @@ impl GameService for GameApi {
     async fn act(&self, request: Request<pb::ActRequest>) -> Reply<pb::ActResponse> {
         self.gate.admit(&request, Action::Use)?;
         let caller = caller(&request, request.get_ref().seat)?;
+        self.gate.game(&request, &request.get_ref().game_id)?;
         let request = request.into_inner();
-        let id = game_id(&request.game_id).map_err(Error::from)?;
+        let id = request.game_id.as_str();
         let full_view = act_view(request.view).map_err(Error::from)? == pb::ActView::Full;
         let action = match (request.action, request.notation) {
             (action, notation) if notation.is_empty() => Move::Proto(action),
@@ -155,20 +170,23 @@ impl GameService for GameApi {
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Reply<pb::ResignResponse> {
         self.gate.admit(&request, Action::Use)?;
         let caller = caller(&request, request.get_ref().seat)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.resign(id, caller).await?))
     }
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id))]
     async fn cancel_game(&self, request: Request<pb::CancelGameRequest>) -> Reply<pb::CancelGameResponse> {
         let identity = self.gate.admit(&request, Action::Use)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.cancel(id, &identity).await?))
     }
 
     async fn list_games(&self, request: Request<pb::ListGamesRequest>) -> Reply<pb::ListGamesResponse> {
         self.gate.admit(&request, Action::Use)?;
-        Ok(Response::new(self.hub.list(request.get_ref()).await?))
+        if self.shards.local_only(request.metadata()) {
+            return Ok(Response::new(self.hub.list(request.get_ref()).await?));
+        }
+        Ok(Response::new(self.shards.list(&self.hub, request.get_ref(), request.metadata()).await?))
     }
 
     type PlayStream = EventStream<pb::PlayResponse>;
@@ -185,8 +203,8 @@ impl GameService for GameApi {
     async fn watch(&self, request: Request<pb::WatchRequest>) -> Reply<Self::WatchStream> {
         self.gate.admit(&request, Action::Use)?;
         let caller = caller(&request, request.get_ref().seat)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?.to_owned();
         let request = request.into_inner();
-        let id = game_id(&request.game_id).map_err(Error::from)?.to_owned();
         let (viewer, backlog, subscription) = self.hub.subscribe(&id, caller, request.from_sequence).await?;
         let (sender, receiver) = mpsc::channel(64);
         let hub = self.hub.clone();
@@ -293,13 +311,13 @@ impl Feed {
 impl ReplayService for ReplayApi {
     async fn get_log(&self, request: Request<pb::GetLogRequest>) -> Reply<pb::GetLogResponse> {
         self.gate.admit(&request, Action::ReadFinished)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(pb::GetLogResponse { events: self.hub.full_log(id).await? }))
     }
 
     async fn get_state_at(&self, request: Request<pb::GetStateAtRequest>) -> Reply<pb::GetStateAtResponse> {
         self.gate.admit(&request, Action::ReadFinished)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(pb::GetStateAtResponse {
             view: Some(self.hub.state_at(id, request.get_ref().sequence).await?),
         }))
@@ -307,7 +325,7 @@ impl ReplayService for ReplayApi {
 
     async fn verify(&self, request: Request<pb::VerifyRequest>) -> Reply<pb::VerifyResponse> {
         self.gate.admit(&request, Action::ReadFinished)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.verify(id).await?))
     }
 
@@ -315,7 +333,7 @@ impl ReplayService for ReplayApi {
 
     async fn export(&self, request: Request<pb::ExportRequest>) -> Reply<Self::ExportStream> {
         self.gate.admit(&request, Action::ReadFinished)?;
-        let id = game_id(&request.get_ref().game_id).map_err(Error::from)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?;
         let lines = self.hub.export(id).await?;
         let stream = tokio_stream::iter(lines.into_iter().map(|json_line| Ok(pb::ExportResponse { json_line })));
         Ok(Response::new(Box::pin(stream)))

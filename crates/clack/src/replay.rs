@@ -24,7 +24,10 @@ pub(crate) struct Args {
 async fn events(args: &Args) -> anyhow::Result<Vec<pb::Event>> {
     if let Some(addr) = &args.addr {
         let mut client = clack_proto::v1::replay_service_client::ReplayServiceClient::connect(addr.clone()).await?;
-        return Ok(client.get_log(pb::GetLogRequest { game_id: args.game.clone() }).await?.into_inner().events);
+        let mut request = tonic::Request::new(pb::GetLogRequest { game_id: args.game.clone() });
+        // The game's id as routing metadata, so that a proxy in front of shards finds its shard.
+        request.metadata_mut().insert(clack_server::shard::GAME_HEADER, args.game.parse()?);
+        return Ok(client.get_log(request).await?.into_inner().events);
     }
     let Some(path) = &args.file else { bail!("give --addr or --file") };
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;

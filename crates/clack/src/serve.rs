@@ -55,6 +55,12 @@ pub(crate) struct Args {
     /// Seconds open calls and streams get to finish on shutdown before the server stops anyway.
     #[arg(long, default_value_t = 5.0, env = "CLACK_GRACE_SECS")]
     grace_secs: f64,
+    /// This server's shard name (lowercase letters, digits, inner hyphens): the games it creates carry it.
+    #[arg(long, default_value = "main", env = "CLACK_SHARD", value_parser = clack_server::ShardName::new)]
+    shard: clack_server::ShardName,
+    /// Every shard as `name=url,...` (this one may be included), so that ListGames shows all their games.
+    #[arg(long, default_value = "", env = "CLACK_PEERS", value_parser = clack_server::shard::parse_peers)]
+    peers: ::std::vec::Vec<clack_server::shard::Peer>,
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
@@ -144,7 +150,8 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         ModeArg::Open => Mode::Open,
         ModeArg::Closed => Mode::Closed,
     };
-    let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas.quotas() };
+    let quotas = args.quotas.quotas();
+    let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas, shard: args.shard };
     let hub = Hub::open(store, Some(host), limits).await?;
     match admin_key(args)? {
         Some(key) => hub.access().bootstrap_admin(&key).await.context("the admin key")?,
@@ -156,11 +163,12 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
     let addr = listener.local_addr()?;
     println!("listening on {addr}");
-    tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, "clack serving");
+    tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, shard = %args.shard, "clack serving");
     let config = ServeConfig {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         concurrency_limit: args.concurrency_limit,
         grace,
+        peers: args.peers.clone(),
     };
     clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await.map_err(|e| anyhow::anyhow!(e))?;
     Ok(())

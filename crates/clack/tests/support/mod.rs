@@ -90,9 +90,14 @@ impl Server {
 /// Starts the real `clack serve` binary on a free port over `data`, with more arguments and
 /// environment variables; returns the process and its address as a URL.
 pub fn spawn_server(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
+    spawn_server_at("127.0.0.1:0", data, args, envs)
+}
+
+/// [`spawn_server`] on a given address (to restart a server where a proxy expects it).
+pub fn spawn_server_at(addr: &str, data: &Path, args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clack"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--durability", "batched", "--data"])
+        .args(["serve", "--addr", addr, "--durability", "batched", "--data"])
         .arg(data)
         .args(args)
         .envs(envs.iter().copied())
