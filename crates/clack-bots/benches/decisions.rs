@@ -1,5 +1,7 @@
-//! One decision of each greedy example bot, beside the same choice made in native Rust, and the
-//! cost of building the bot's view. Run with `cargo bench -p clack-bots`.
+//! One decision of each greedy example bot, beside the same choice made in native Rust: the
+//! bot's view alone (`build_view`), the call alone on a view already built (`rhai_choose`), and
+//! the whole decision a server makes, view included (`decide`). Run with
+//! `cargo bench -p clack-bots`.
 
 use std::hint::black_box;
 
@@ -7,6 +9,11 @@ use clack_bots::{Bot, Limits, sandbox, view};
 use clack_rules::game::{Game, Options, Turn};
 use clack_rules::{Dealer, Kind, Seat};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+
+/// The allocator of the `clack` binary, where every decision runs (the server and `clack arena`):
+/// a view is a tree of small allocations, so the allocator is part of a decision's cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// A position some moves into a game, with a seat to move and several legal actions.
 fn position(kind: Kind, moves: usize) -> (Game, Seat) {
@@ -82,6 +89,9 @@ fn benches(c: &mut Criterion) {
         });
         c.bench_function(&format!("{file}/build_view"), |b| {
             b.iter(|| black_box(view::view(black_box(&game), seat, &[])))
+        });
+        c.bench_function(&format!("{file}/decide"), |b| {
+            b.iter(|| black_box(bot.decide(&engine, &limits, black_box(&game), seat, &[])))
         });
     }
 }

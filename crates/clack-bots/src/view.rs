@@ -1,11 +1,21 @@
 //! The bot's view: what a seat may see, as a Rhai map, and `legal`, the legal actions with what
 //! each would score at once. The fields are documented in `bots/README.md`; change both together.
+//!
+//! A view is built for every decision, so it is built cheaply. What each legal action would do
+//! comes from the rules' `preview`, once per action, instead of applying the action to a copy of
+//! the game. Maps are cloned from templates whose keys were made once and filled in key order,
+//! so no key is made or compared per map. Constant words (`"place"`, `"west"`...) are shared
+//! Rhai strings, which a copy only counts. It reads the game's state directly but only what the
+//! seat's observation holds: its own hand, and public facts.
+
+use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use clack_rules::game::{Action, Game};
 use clack_rules::straight::{self, Arm};
 use clack_rules::streets::{self, Spot};
 use clack_rules::{Seat, Tile, TileSet};
-use rhai::{Array, Dynamic, INT, Map};
+use rhai::{Array, Dynamic, INT, ImmutableString, Map};
 
 /// One public action of the game so far: who, what (in the rules' notation), and its points.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,8 +25,138 @@ pub struct Played {
     pub points: u32,
 }
 
+/// The keys of a kind of map, made once. A map of that kind is a copy of the template (which
+/// copies keys without comparing them) with its values written in key order.
+struct Shape<const N: usize> {
+    template: Map,
+    /// `slots[i]` is where the value of the i-th key given to [`Shape::new`] goes in key order.
+    slots: [usize; N],
+}
+
+impl<const N: usize> Shape<N> {
+    fn new(keys: [&'static str; N]) -> Shape<N> {
+        let template: Map = keys.iter().map(|&key| (key.into(), Dynamic::UNIT)).collect();
+        debug_assert_eq!(template.len(), N, "the keys of a shape are distinct");
+        let mut order: [usize; N] = std::array::from_fn(|i| i);
+        order.sort_by_key(|&i| keys[i]);
+        let mut slots = [0; N];
+        for (slot, &key) in order.iter().enumerate() {
+            slots[key] = slot;
+        }
+        Shape { template, slots }
+    }
+
+    /// A map with `values` for the keys, in the order the keys were given.
+    fn make(&self, values: [Dynamic; N]) -> Dynamic {
+        let mut ordered: [Dynamic; N] = std::array::from_fn(|_| Dynamic::UNIT);
+        for (value, &slot) in values.into_iter().zip(&self.slots) {
+            ordered[slot] = value;
+        }
+        let mut map = self.template.clone();
+        for (place, value) in map.values_mut().zip(ordered) {
+            *place = value;
+        }
+        Dynamic::from_map(map)
+    }
+}
+
+/// Every map of the view, and every constant word in it.
+struct Shapes {
+    straight: Shape<13>,
+    streets: Shape<12>,
+    played: Shape<3>,
+    straight_board: Shape<7>,
+    straight_entry: Shape<8>,
+    streets_board: Shape<2>,
+    piece: Shape<3>,
+    avenue: Shape<3>,
+    street: Shape<3>,
+    streets_entry: Shape<6>,
+    words: Words,
+}
+
+struct Words {
+    straight: ImmutableString,
+    streets: ImmutableString,
+    lead: ImmutableString,
+    play: ImmutableString,
+    draw: ImmutableString,
+    pass: ImmutableString,
+    place: ImmutableString,
+    discard: ImmutableString,
+    avenue: ImmutableString,
+    street: ImmutableString,
+    /// Arm names, by [`Arm::ALL`] order.
+    arms: [ImmutableString; 4],
+}
+
+static SHAPES: LazyLock<Shapes> = LazyLock::new(|| Shapes {
+    straight: Shape::new([
+        "seat",
+        "nonce",
+        "points",
+        "scores",
+        "history",
+        "game",
+        "hand",
+        "hand_sizes",
+        "boneyard",
+        "round",
+        "target",
+        "board",
+        "legal",
+    ]),
+    streets: Shape::new([
+        "seat",
+        "nonce",
+        "points",
+        "scores",
+        "history",
+        "game",
+        "hand",
+        "hand_sizes",
+        "boneyard",
+        "discards",
+        "board",
+        "legal",
+    ]),
+    played: Shape::new(["seat", "action", "points"]),
+    straight_board: Shape::new(["spinner", "is_spinner", "west", "east", "north", "south", "count"]),
+    straight_entry: Shape::new(["kind", "tile", "arm", "matched", "points", "count_after", "ends_after", "text"]),
+    streets_board: Shape::new(["pieces", "blocks"]),
+    piece: Shape::new(["tile", "first", "spot"]),
+    avenue: Shape::new(["kind", "column", "row"]),
+    street: Shape::new(["kind", "gap", "half_row"]),
+    streets_entry: Shape::new(["kind", "tile", "spot", "first", "points", "text"]),
+    words: Words {
+        straight: "straight".into(),
+        streets: "streets".into(),
+        lead: "lead".into(),
+        play: "play".into(),
+        draw: "draw".into(),
+        pass: "pass".into(),
+        place: "place".into(),
+        discard: "discard".into(),
+        avenue: "avenue".into(),
+        street: "street".into(),
+        arms: Arm::ALL.map(|arm| arm.name().into()),
+    },
+});
+
 fn int(n: impl Into<i64>) -> Dynamic {
     Dynamic::from_int(n.into() as INT)
+}
+
+fn word(w: &ImmutableString) -> Dynamic {
+    Dynamic::from(w.clone())
+}
+
+/// A value's text form as a Rhai string, written straight into it.
+fn text(value: impl std::fmt::Display) -> Dynamic {
+    let mut s = ImmutableString::new();
+    // Writing into a string cannot fail.
+    let _ = write!(s.make_mut(), "{value}");
+    Dynamic::from(s)
 }
 
 fn tile(t: Tile) -> Dynamic {
@@ -24,12 +164,7 @@ fn tile(t: Tile) -> Dynamic {
 }
 
 fn tiles(set: TileSet) -> Dynamic {
-    Dynamic::from_array(set.iter().map(tile).collect())
-}
-
-fn map(entries: impl IntoIterator<Item = (&'static str, Dynamic)>) -> Dynamic {
-    let map: Map = entries.into_iter().map(|(k, v)| (k.into(), v)).collect();
-    Dynamic::from_map(map)
+    array(set.iter(), tile)
 }
 
 fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> Dynamic) -> Dynamic {
@@ -39,122 +174,129 @@ fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> Dynamic) -> Dyn
 /// The view of `seat` in `game`, with the legal actions in the game's order (so an index into
 /// `view.legal` is an index into `game.legal_actions()`).
 pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
-    let legal = game.legal_actions();
-    let after = |action: Action| {
-        let mut probe = game.clone();
-        let points = probe.apply(seat, action).map_or(0, |e| e.scored());
-        (points, probe)
-    };
-    let scored = |action: Action| after(action).0;
-    // The points of each legal action again, as a plain array: the cheapest thing to scan.
-    let points = array(legal.iter().map(|&a| scored(a)), int);
-    // A number that differs from turn to turn, for bots that want to vary: no clock, no
-    // generator, so a replayed game decides the same.
-    let nonce = (history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seat.0);
-    let history = array(history, |p| {
-        map([("seat", int(p.seat.0)), ("action", Dynamic::from(p.action.to_string())), ("points", int(p.points))])
-    });
-    let common = [
-        ("seat", int(seat.0)),
-        ("nonce", int((nonce >> 33) as i64)),
-        ("points", points),
-        ("scores", array(game.scores(), int)),
-        ("history", history),
-    ];
     match game {
-        Game::Straight(g) => {
-            let o = g.observation(Some(seat));
-            let layout = &o.layout;
-            let arm = |a: Arm| array(layout.arm(a), |l| Dynamic::from_array(vec![int(l.inner), int(l.outer)]));
-            let board = map([
-                ("spinner", layout.root().map_or(Dynamic::UNIT, tile)),
-                ("is_spinner", Dynamic::from_bool(layout.spinner().is_some())),
-                ("west", arm(Arm::West)),
-                ("east", arm(Arm::East)),
-                ("north", arm(Arm::North)),
-                ("south", arm(Arm::South)),
-                ("count", int(layout.count())),
-            ]);
-            let legal = array(legal, |a| match (a, after(a)) {
-                (Action::Straight(s), (points, Game::Straight(next))) => straight_entry(s, points, &next),
-                _ => Dynamic::UNIT,
-            });
-            map(common.into_iter().chain([
-                ("game", Dynamic::from("straight".to_owned())),
-                ("hand", tiles(o.hand.unwrap_or_default())),
-                ("hand_sizes", array(o.hand_sizes, int)),
-                ("boneyard", int(o.drawable)),
-                ("round", int(o.round)),
-                ("target", int(g.options().target)),
-                ("board", board),
-                ("legal", legal),
-            ]))
-        }
-        Game::Streets(g) => {
-            let o = g.observation(Some(seat));
-            let pieces = array(o.board.pieces(), |p| {
-                map([("tile", tile(p.tile)), ("first", int(p.first)), ("spot", spot(p.spot))])
-            });
-            let board = map([("pieces", pieces), ("blocks", int(o.board.blocks()))]);
-            let legal = array(legal, |a| match a {
-                Action::Streets(s) => streets_entry(s, scored(a)),
-                Action::Straight(_) => Dynamic::UNIT,
-            });
-            map(common.into_iter().chain([
-                ("game", Dynamic::from("streets".to_owned())),
-                ("hand", tiles(o.hand.unwrap_or_default())),
-                ("hand_sizes", array(o.hand_sizes, int)),
-                ("boneyard", int(o.boneyard)),
-                ("discards", array(o.discards, tile)),
-                ("board", board),
-                ("legal", legal),
-            ]))
-        }
+        Game::Straight(g) => straight_view(g, seat, history),
+        Game::Streets(g) => streets_view(g, seat, history),
     }
 }
 
-fn straight_entry(action: straight::Action, points: u32, next: &straight::State) -> Dynamic {
+/// `view.nonce`.
+fn nonce(seat: Seat, history: &[Played]) -> Dynamic {
+    // A number that differs from turn to turn, for bots that want to vary: no clock, no
+    // generator, so a replayed game decides the same.
+    let nonce = (history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seat.0);
+    int((nonce >> 33) as i64)
+}
+
+/// `view.history`.
+fn history_of(history: &[Played]) -> Dynamic {
+    let shape = &SHAPES.played;
+    array(history, |p| shape.make([int(p.seat.0), text(p.action), int(p.points)]))
+}
+
+fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic {
+    let shapes = &*SHAPES;
+    let layout = g.layout();
+    // What each legal action would do. An action the rules refuse (only when `seat` is not the
+    // one to move) scores nothing and leaves the table as it is.
+    let unchanged = || straight::Preview { scored: 0, count: layout.count(), ends: g.open_ends() };
+    let legal: Vec<(straight::Action, straight::Preview)> =
+        g.legal_actions().into_iter().map(|a| (a, g.preview(seat, a).unwrap_or_else(|_| unchanged()))).collect();
+    let arm = |a: Arm| array(layout.arm(a), |l| Dynamic::from_array(vec![int(l.inner), int(l.outer)]));
+    let board = shapes.straight_board.make([
+        layout.root().map_or(Dynamic::UNIT, tile),
+        Dynamic::from_bool(layout.spinner().is_some()),
+        arm(Arm::West),
+        arm(Arm::East),
+        arm(Arm::North),
+        arm(Arm::South),
+        int(layout.count()),
+    ]);
+    let players = g.options().players;
+    shapes.straight.make([
+        int(seat.0),
+        nonce(seat, history),
+        array(&legal, |(_, p)| int(p.scored)),
+        array(g.scores(), |&s| int(s)),
+        history_of(history),
+        word(&shapes.words.straight),
+        tiles(g.hand(seat)),
+        array((0..players).map(|s| g.hand(Seat(s)).len() as u8), int),
+        int(g.drawable() as u8),
+        int(g.round()),
+        int(g.options().target),
+        board,
+        array(&legal, |(a, p)| straight_entry(*a, p)),
+    ])
+}
+
+fn straight_entry(action: straight::Action, preview: &straight::Preview) -> Dynamic {
+    let shapes = &*SHAPES;
+    let w = &shapes.words;
     let (kind, t, arm, matched) = match action {
-        straight::Action::Lead { tile } => ("lead", Some(tile), None, None),
-        straight::Action::Play { tile, arm, matched } => ("play", Some(tile), Some(arm), Some(matched)),
-        straight::Action::Draw => ("draw", None, None, None),
-        straight::Action::Pass => ("pass", None, None, None),
+        straight::Action::Lead { tile } => (&w.lead, Some(tile), None, None),
+        straight::Action::Play { tile, arm, matched } => (&w.play, Some(tile), Some(arm), Some(matched)),
+        straight::Action::Draw => (&w.draw, None, None, None),
+        straight::Action::Pass => (&w.pass, None, None, None),
     };
-    map([
-        ("kind", Dynamic::from(kind.to_owned())),
-        ("tile", t.map_or(Dynamic::UNIT, tile)),
-        ("arm", arm.map_or(Dynamic::UNIT, |a| Dynamic::from(a.name().to_owned()))),
-        ("matched", matched.map_or(Dynamic::UNIT, int)),
-        ("points", int(points)),
-        ("count_after", int(next.layout().count())),
-        ("ends_after", array(next.open_ends().iter().map(|&(_, n)| n), int)),
-        ("text", Dynamic::from(action.to_string())),
+    let arm_index = |a: Arm| Arm::ALL.iter().position(|&b| b == a).unwrap_or(0);
+    shapes.straight_entry.make([
+        word(kind),
+        t.map_or(Dynamic::UNIT, tile),
+        arm.map_or(Dynamic::UNIT, |a| word(&w.arms[arm_index(a)])),
+        matched.map_or(Dynamic::UNIT, int),
+        int(preview.scored),
+        int(preview.count),
+        array(&preview.ends, |&(_, n)| int(n)),
+        text(action),
+    ])
+}
+
+fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> Dynamic {
+    let shapes = &*SHAPES;
+    let legal: Vec<(streets::Action, u32)> =
+        g.legal_actions().into_iter().map(|a| (a, g.preview(seat, a).map_or(0, |p| p.scored))).collect();
+    let board = g.board();
+    let pieces = array(board.pieces(), |p| shapes.piece.make([tile(p.tile), int(p.first), spot(p.spot)]));
+    let players = g.options().players;
+    shapes.streets.make([
+        int(seat.0),
+        nonce(seat, history),
+        array(&legal, |&(_, points)| int(points)),
+        array(g.scores(), |&s| int(s)),
+        history_of(history),
+        word(&shapes.words.streets),
+        tiles(g.hand(seat)),
+        array((0..players).map(|s| g.hand(Seat(s)).len() as u8), int),
+        int(g.boneyard().len() as u8),
+        array(g.discards(), |&t| tile(t)),
+        shapes.streets_board.make([pieces, int(board.blocks())]),
+        array(&legal, |&(a, points)| streets_entry(a, points)),
     ])
 }
 
 fn spot(s: Spot) -> Dynamic {
+    let shapes = &*SHAPES;
     match s {
-        Spot::Avenue { column, row } => {
-            map([("kind", Dynamic::from("avenue".to_owned())), ("column", int(column)), ("row", int(row))])
-        }
-        Spot::Street { gap, half_row } => {
-            map([("kind", Dynamic::from("street".to_owned())), ("gap", int(gap)), ("half_row", int(half_row))])
-        }
+        Spot::Avenue { column, row } => shapes.avenue.make([word(&shapes.words.avenue), int(column), int(row)]),
+        Spot::Street { gap, half_row } => shapes.street.make([word(&shapes.words.street), int(gap), int(half_row)]),
     }
 }
 
 fn streets_entry(action: streets::Action, points: u32) -> Dynamic {
+    let shapes = &*SHAPES;
+    let w = &shapes.words;
     let (kind, t, s, first) = match action {
-        streets::Action::Place { tile, spot, first } => ("place", Some(tile), Some(spot), Some(first)),
-        streets::Action::Discard { tile } => ("discard", Some(tile), None, None),
-        streets::Action::Pass => ("pass", None, None, None),
+        streets::Action::Place { tile, spot, first } => (&w.place, Some(tile), Some(spot), Some(first)),
+        streets::Action::Discard { tile } => (&w.discard, Some(tile), None, None),
+        streets::Action::Pass => (&w.pass, None, None, None),
     };
-    map([
-        ("kind", Dynamic::from(kind.to_owned())),
-        ("tile", t.map_or(Dynamic::UNIT, tile)),
-        ("spot", s.map_or(Dynamic::UNIT, spot)),
-        ("first", first.map_or(Dynamic::UNIT, int)),
-        ("points", int(points)),
-        ("text", Dynamic::from(action.to_string())),
+    shapes.streets_entry.make([
+        word(kind),
+        t.map_or(Dynamic::UNIT, tile),
+        s.map_or(Dynamic::UNIT, spot),
+        first.map_or(Dynamic::UNIT, int),
+        int(points),
+        text(action),
     ])
 }

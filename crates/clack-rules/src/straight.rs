@@ -451,6 +451,18 @@ pub struct Effects {
     pub outcome: Option<Outcome>,
 }
 
+/// What a move would do, told before it is made ([`State::preview`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// Points the move would score for the open-end count: the `scored` of its [`Effects`].
+    pub scored: u32,
+    /// The open-end count after the move.
+    pub count: u32,
+    /// Every (arm, number) a tile could be laid against after the move, as
+    /// [`State::open_ends`] would say.
+    pub ends: ArrayVec<(Arm, u8), 6>,
+}
+
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -722,6 +734,29 @@ impl State {
         Ok(effects)
     }
 
+    /// What [`State::apply`] would score for this action and leave on the table (the count and
+    /// the open ends), learned without applying it: the tile is laid on a copy of the layout
+    /// only (a bot's view asks this of every legal action). Or why the action is illegal.
+    pub fn preview(&self, seat: Seat, action: Action) -> Result<Preview, IllegalAction> {
+        self.check(seat, action)?;
+        let mut layout = self.layout.clone();
+        let ends = match action {
+            Action::Lead { tile } => {
+                layout.lead(tile, self.options.spinner);
+                layout.ends(self.options.spinner_sides_open_immediately)
+            }
+            Action::Play { tile, arm, matched } => {
+                layout.extend(tile, arm, matched, self.options.spinner);
+                layout.ends(self.options.spinner_sides_open_immediately)
+            }
+            // Drawing and passing leave the table as it is, and score nothing.
+            Action::Draw | Action::Pass => {
+                return Ok(Preview { scored: 0, count: self.ends.count, ends: self.open_ends() });
+            }
+        };
+        Ok(Preview { scored: count_points(ends.count), count: ends.count, ends: ends.pairs().collect() })
+    }
+
     /// Applies a chance outcome, or leaves the state unchanged and says why it does not fit.
     pub fn apply_chance(&mut self, chance: Chance) -> Result<(), IllegalChance> {
         match (self.phase, chance) {
@@ -897,11 +932,8 @@ impl State {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
         self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
-        let count = self.ends.count;
-        if count > 0 && count.is_multiple_of(5) {
-            effects.scored = count;
-            self.scores[self.options.side(seat)] += count;
-        }
+        effects.scored = count_points(self.ends.count);
+        self.scores[self.options.side(seat)] += effects.scored;
         let reached = self.scores[self.options.side(seat)] >= self.options.target;
         if reached && !self.options.finish_round_at_target {
             self.end_round(RoundEnd::TargetReached, effects);
@@ -986,6 +1018,12 @@ impl State {
         };
         round_to_5(i64::from(opponents) - i64::from(own))
     }
+}
+
+/// What a play scores for an open-end count: the count itself when it is a positive multiple
+/// of five, else nothing.
+fn count_points(count: u32) -> u32 {
+    if count > 0 && count.is_multiple_of(5) { count } else { 0 }
 }
 
 /// Rank in the draw for the first leader: any double beats any other tile, higher doubles beat

@@ -179,3 +179,40 @@ fn an_observation_never_shows_another_seats_hand() {
     });
     let _ = Tile::new(0, 0);
 }
+
+/// `preview` is `apply` without the change: on every legal action of many random positions, under
+/// every spinner rule, it tells the points, the count and the open ends that applying the action
+/// to a copy leaves, and it refuses what `apply` refuses with the same reason.
+#[test]
+fn a_preview_tells_what_applying_does() {
+    let candidates = candidates();
+    let variants = [
+        Options { players: 3, spinner: clack_rules::straight::SpinnerRule::FirstDouble, ..Options::default() },
+        Options { players: 4, spinner: clack_rules::straight::SpinnerRule::None, ..Options::default() },
+        Options { players: 2, spinner_sides_open_immediately: true, boneyard_reserve: 4, ..Options::default() },
+    ];
+    let mut scoring = 0;
+    for options in tables().into_iter().chain(variants) {
+        for seed in 0..8 {
+            playout(options, seed, |state| {
+                let ToMove::Seat { seat } = state.to_move() else { return };
+                for action in state.legal_actions() {
+                    let mut next = state.clone();
+                    let scored = next.apply(seat, action).expect("legal").scored;
+                    let preview = state.preview(seat, action).expect("legal");
+                    assert_eq!(preview.scored, scored, "{action} on {:?}", state.layout());
+                    assert_eq!(preview.count, next.layout().count(), "{action} on {:?}", state.layout());
+                    assert_eq!(preview.ends, next.open_ends(), "{action} on {:?}", state.layout());
+                    scoring += usize::from(scored > 0);
+                }
+                if seed == 0 {
+                    for &action in &candidates {
+                        let refused = state.clone().apply(Seat(0), action).err();
+                        assert_eq!(state.preview(Seat(0), action).err(), refused, "{action}");
+                    }
+                }
+            });
+        }
+    }
+    assert!(scoring > 100, "random games should score: {scoring}");
+}

@@ -243,3 +243,38 @@ fn an_observation_never_shows_another_seats_hand() {
         }
     });
 }
+
+/// `preview` is `apply` without the change: on every legal action of many random positions it
+/// tells the points that applying the action to a copy scores, and it refuses what `apply` refuses
+/// with the same reason.
+#[test]
+fn a_preview_scores_what_applying_scores() {
+    let (mut previews, mut scoring, mut inside_a_block) = (0, 0, 0);
+    for options in tables() {
+        for seed in 0..40 {
+            playout(options, seed, |state, step| {
+                let (ToMove::Seat { seat }, None) = (state.to_move(), step) else { return };
+                for action in state.legal_actions() {
+                    let expected = state.clone().apply(seat, action).expect("legal").scored;
+                    let preview = state.preview(seat, action).expect("legal");
+                    assert_eq!(preview.scored, expected, "{action}\n{}", state.board());
+                    previews += 1;
+                    scoring += usize::from(expected > 0);
+                    if let Action::Place { spot: Spot::Avenue { column, row }, .. } = action {
+                        inside_a_block += usize::from(state.board().region_of(3 * column, 2 * row) != Some(0));
+                    }
+                }
+                if seed < 2 {
+                    for action in candidates(state) {
+                        let other = Seat((seat.0 + 1) % options.players);
+                        for who in [seat, other] {
+                            let refused = state.clone().apply(who, action).err();
+                            assert_eq!(state.preview(who, action).err(), refused, "{who} {action}");
+                        }
+                    }
+                }
+            });
+        }
+    }
+    assert!(scoring > 200 && inside_a_block > 10, "{previews} previews, {scoring} scoring, {inside_a_block} inside");
+}

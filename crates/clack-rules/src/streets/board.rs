@@ -418,18 +418,47 @@ impl Board {
                 self.grid.set_region(x, y, id);
             }
         }
-        if old_region == 0 {
-            self.blocks += new_blocks;
-            new_blocks
+        self.blocks = if old_region == 0 { self.blocks + new_blocks } else { self.blocks - 1 + new_blocks };
+        scored(old_region, new_blocks)
+    }
+
+    /// The blocks `piece` would score, found without changing the board: the read-only twin of
+    /// [`Board::place`], for previews of every legal placement. It runs the same searches from the
+    /// same seeds, with the piece's cells counted as taken and the layout's rectangle grown to
+    /// cover them, but keeps its marks in a scratch grid over that rectangle instead of in the
+    /// board's cells. Whether a component is enclosed does not depend on the order of the
+    /// searches, so the count is the one `place` finds.
+    pub(crate) fn closes(&self, piece: Piece) -> u32 {
+        let cells = piece.spot.cells();
+        let old_region = self.grid.get(cells[0].0, cells[0].1).region;
+        let placed = footprint(&cells);
+        let bounds = if self.pieces.is_empty() {
+            placed
         } else {
-            self.blocks = self.blocks - 1 + new_blocks;
-            if new_blocks >= 2 { new_blocks } else { 0 }
+            let (x0, y0, x1, y1) = self.bounds;
+            (x0.min(placed.0), y0.min(placed.1), x1.max(placed.2), y1.max(placed.3))
+        };
+        let taken = |(x, y): (i32, i32)| cells.contains(&(x, y)) || !self.is_free(x, y);
+        let mut marks = Marks::over(bounds);
+        let mut stack = Vec::new();
+        let mut new_blocks = 0;
+        for seed in cells.iter().flat_map(|&(x, y)| [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]) {
+            if taken(seed) || outside(bounds, seed.0, seed.1) || marks.get(seed) != 0 {
+                continue;
+            }
+            let mark = marks.next_mark();
+            marks.set(seed, mark);
+            stack.clear();
+            stack.push(seed);
+            if runs_dry_read_only(bounds, &taken, &mut marks, mark, &mut stack) {
+                new_blocks += 1;
+            }
         }
+        scored(old_region, new_blocks)
     }
 
     fn outside_bounds(&self, x: i32, y: i32) -> bool {
-        let (x0, y0, x1, y1) = self.bounds;
-        x < x0 || y < y0 || x > x1 || y > y1
+        outside(self.bounds, x, y)
     }
 
     /// Finds which of the components around `seeds` are enclosed, and returns their cells. Each
@@ -464,7 +493,7 @@ impl Board {
     /// Runs one search; true if it ran dry (an enclosed component), false if it got out.
     fn runs_dry(&mut self, mark: u16, visited: &mut Vec<(i32, i32)>, stack: &mut Vec<(i32, i32)>) -> bool {
         while let Some((x, y)) = stack.pop() {
-            for (nx, ny) in self.toward_edge(x, y) {
+            for (nx, ny) in toward_edge(self.bounds, x, y) {
                 if self.outside_bounds(nx, ny) {
                     return false;
                 }
@@ -481,22 +510,100 @@ impl Board {
         true
     }
 
-    /// The four neighbours of a cell, the one toward the nearest edge of the layout last (so a
-    /// stack pops it first).
-    fn toward_edge(&self, x: i32, y: i32) -> [(i32, i32); 4] {
-        let (x0, y0, x1, y1) = self.bounds;
-        let steps = [((x - 1, y), x - x0), ((x + 1, y), x1 - x), ((x, y - 1), y - y0), ((x, y + 1), y1 - y)];
-        let nearest = (0..4).min_by_key(|&i| steps[i].1).unwrap_or(0);
-        let mut order = [steps[0].0, steps[1].0, steps[2].0, steps[3].0];
-        order.swap(nearest, 3);
-        order
-    }
-
     /// Marks a free cell as seen by the search with `mark`, and queues it.
     fn mark(&mut self, (x, y): (i32, i32), mark: u16, visited: &mut Vec<(i32, i32)>, stack: &mut Vec<(i32, i32)>) {
         self.grid.set_region(x, y, mark);
         visited.push((x, y));
         stack.push((x, y));
+    }
+}
+
+/// The points a placement scores when it leaves `new_blocks` enclosed components around it: in
+/// the outside (region 0) every new block scores; inside a block, splitting it into two or more
+/// scores them all, and shrinking it scores nothing.
+fn scored(old_region: u16, new_blocks: u32) -> u32 {
+    if old_region == 0 || new_blocks >= 2 { new_blocks } else { 0 }
+}
+
+fn outside((x0, y0, x1, y1): (i32, i32, i32, i32), x: i32, y: i32) -> bool {
+    x < x0 || y < y0 || x > x1 || y > y1
+}
+
+/// The four neighbours of a cell, the one toward the nearest edge of `bounds` last (so a stack
+/// pops it first).
+fn toward_edge((x0, y0, x1, y1): (i32, i32, i32, i32), x: i32, y: i32) -> [(i32, i32); 4] {
+    let steps = [((x - 1, y), x - x0), ((x + 1, y), x1 - x), ((x, y - 1), y - y0), ((x, y + 1), y1 - y)];
+    let nearest = (0..4).min_by_key(|&i| steps[i].1).unwrap_or(0);
+    let mut order = [steps[0].0, steps[1].0, steps[2].0, steps[3].0];
+    order.swap(nearest, 3);
+    order
+}
+
+/// One search of [`Board::closes`]: true if it ran dry (an enclosed component), false if it left
+/// `bounds` or met an earlier search (which got out). The same walk as `Board::runs_dry`.
+fn runs_dry_read_only(
+    bounds: (i32, i32, i32, i32),
+    taken: &impl Fn((i32, i32)) -> bool,
+    marks: &mut Marks,
+    mark: u8,
+    stack: &mut Vec<(i32, i32)>,
+) -> bool {
+    while let Some((x, y)) = stack.pop() {
+        for next in toward_edge(bounds, x, y) {
+            if outside(bounds, next.0, next.1) {
+                return false;
+            }
+            if taken(next) {
+                continue;
+            }
+            match marks.get(next) {
+                0 => {
+                    marks.set(next, mark);
+                    stack.push(next);
+                }
+                seen if seen == mark => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+/// Which search reached each cell of a rectangle (0 for none), kept beside the board by
+/// [`Board::closes`] so that a preview leaves the board untouched.
+struct Marks {
+    x0: i32,
+    y0: i32,
+    width: usize,
+    cells: Vec<u8>,
+    last: u8,
+}
+
+impl Marks {
+    fn over((x0, y0, x1, y1): (i32, i32, i32, i32)) -> Marks {
+        let width = (x1 - x0 + 1) as usize;
+        let height = (y1 - y0 + 1) as usize;
+        Marks { x0, y0, width, cells: vec![0; width * height], last: 0 }
+    }
+
+    /// A fresh mark for the next search; a placement has at most 16 seeds.
+    fn next_mark(&mut self) -> u8 {
+        self.last += 1;
+        self.last
+    }
+
+    /// The index of a cell inside the rectangle (callers test `outside` first).
+    fn index(&self, (x, y): (i32, i32)) -> usize {
+        (y - self.y0) as usize * self.width + (x - self.x0) as usize
+    }
+
+    fn get(&self, cell: (i32, i32)) -> u8 {
+        self.cells[self.index(cell)]
+    }
+
+    fn set(&mut self, cell: (i32, i32), mark: u8) {
+        let i = self.index(cell);
+        self.cells[i] = mark;
     }
 }
 

@@ -179,6 +179,13 @@ pub struct Effects {
     pub outcome: Option<Outcome>,
 }
 
+/// What a move would do, told before it is made ([`State::preview`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// Blocks the placement would score: the `scored` of its [`Effects`].
+    pub scored: u32,
+}
+
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -381,6 +388,17 @@ impl State {
             }
         }
         Ok(effects)
+    }
+
+    /// What [`State::apply`] would score for this action, learned without applying it or copying
+    /// the board (a bot's view asks it of every legal action), or why the action is illegal.
+    pub fn preview(&self, seat: Seat, action: Action) -> Result<Preview, IllegalAction> {
+        self.check(seat, action)?;
+        let scored = match action {
+            Action::Place { tile, spot, first } => self.board.closes(Piece { tile, spot, first }),
+            Action::Discard { .. } | Action::Pass => 0,
+        };
+        Ok(Preview { scored })
     }
 
     /// Applies a chance outcome, or leaves the state unchanged and says why it does not fit.
