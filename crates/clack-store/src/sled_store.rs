@@ -86,6 +86,12 @@ fn stored_summary(summary: &pb::GameSummary) -> Vec<u8> {
     pb::GameSummary { sequence: 0, ..summary.clone() }.encode_to_vec()
 }
 
+/// `<path>.<suffix>`, beside `path`.
+fn sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let name = path.file_name().map_or_else(|| "data".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!("{name}.{suffix}"))
+}
+
 /// Opens sled in `path` without looking at what it holds.
 pub(crate) fn open_db(path: &Path) -> Result<sled::Db, StoreError> {
     // Every acknowledged write is flushed explicitly (see `Durable`), so sled's own timed
@@ -105,6 +111,14 @@ impl SledStore {
     /// Opens (or creates) the database in `path`. One process per directory: sled locks it. A
     /// directory written by a Clack from before sealed logs is refused until it is migrated.
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
+        let kept = sibling(path, "before-compact");
+        if kept.exists() {
+            return Err(StoreError::Backend(format!(
+                "a compaction of {} was interrupted; the data is in {}: move it back to {0} and compact again",
+                path.display(),
+                kept.display()
+            )));
+        }
         let db = open_db(path)?;
         let log = db.open_tree("log")?;
         match log.get(LAYOUT_KEY)?.as_deref() {
@@ -132,6 +146,28 @@ impl SledStore {
     /// Migrates a directory from the layout of an earlier Clack (see `migrate.rs`).
     pub fn migrate(path: &Path) -> Result<crate::Migrated, StoreError> {
         crate::migrate::run(path)
+    }
+
+    /// Rewrites the directory at `path` (which no process may have open) into a fresh one that
+    /// holds only what is there now: sled keeps the space of removed and overwritten records in
+    /// its segments for a while, and this gives it back. The original is kept beside it, as
+    /// `<path>.before-compact`, until the copy is complete and flushed.
+    pub fn compact(path: &Path) -> Result<(), StoreError> {
+        let fresh = sibling(path, "compacting");
+        let kept = sibling(path, "before-compact");
+        let io = |e: std::io::Error| StoreError::Backend(format!("compacting {}: {e}", path.display()));
+        if fresh.exists() {
+            std::fs::remove_dir_all(&fresh).map_err(io)?;
+        }
+        {
+            let db = open_db(path)?;
+            let copy = sled::Config::new().path(&fresh).flush_every_ms(None).open()?;
+            copy.import(db.export());
+            copy.flush()?;
+        }
+        std::fs::rename(path, &kept).map_err(io)?;
+        std::fs::rename(&fresh, path).map_err(io)?;
+        std::fs::remove_dir_all(&kept).map_err(io)
     }
 
     /// How many bytes sled says the directory holds.

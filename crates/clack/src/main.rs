@@ -6,6 +6,7 @@ mod botcli;
 mod replay;
 mod selfplay;
 mod serve;
+mod storecli;
 
 use clap::{Parser, Subcommand};
 
@@ -36,6 +37,9 @@ enum Command {
     Serve(serve::Args),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
+    /// Data directory tools: fill, stats, migrate, compact, bench.
+    #[command(subcommand)]
+    Store(storecli::Command),
 }
 
 #[derive(Debug, Subcommand)]
@@ -53,6 +57,7 @@ fn main() -> anyhow::Result<()> {
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
+        Command::Store(command) => storecli::run(&command),
     }
 }
 
