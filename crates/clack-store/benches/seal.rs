@@ -28,10 +28,20 @@ fn sealed_log(options: Options, seed: u64) -> Vec<u8> {
     let mut now = 1_764_500_000_000;
     while let Turn::Seat { seat } = log.game().turn() {
         let legal = log.game().legal_actions();
-        now += 1500;
+        // A player thinks 0.4 to 4 s.
+        now += 400 + players.index(3600) as i64;
         events.extend(log.perform(seat, legal[players.index(legal.len())], now).expect("legal"));
     }
-    let events = events.into_iter().map(|e| pb::Event { game_id: String::new(), sequence: 0, ..e }).collect();
+    // As the store seals them: no game id, no sequence, each time since the event before.
+    let mut previous = 0;
+    let events = events
+        .into_iter()
+        .map(|e| {
+            let delta = e.unix_millis - previous;
+            previous = e.unix_millis;
+            pb::Event { game_id: String::new(), sequence: 0, unix_millis: delta, ..e }
+        })
+        .collect();
     SealedLog { events }.encode_to_vec()
 }
 

@@ -102,7 +102,8 @@ struct Template {
 
 impl Template {
     fn play(table: &TableArgs, seed: u64, moves: usize) -> anyhow::Result<Template> {
-        let events = selfplay::play(table.options()?, "fill", seed)?;
+        let mut events = selfplay::play(table.options()?, "fill", seed)?;
+        think(&mut events, seed);
         // A move's events are appended together, as the server does: cuts fall before an action.
         let starts = events.iter().enumerate().filter(|(_, e)| matches!(e.payload, Some(Payload::ActionApplied(_))));
         let mut ends: Vec<usize> =
@@ -119,6 +120,20 @@ impl Template {
             cuts.push((end, clack_server::view::summary(&log)));
         }
         Ok(Template { events, cuts })
+    }
+}
+
+/// Spaces a self-played game's events (all made within a millisecond or so) as if each move took
+/// a player 0.4 to 4 s, so that what is stored is what a real game stores; times become offsets
+/// from the start, made absolute when the game is written.
+fn think(events: &mut [pb::Event], seed: u64) {
+    let mut offset = 0;
+    for (i, event) in events.iter_mut().enumerate() {
+        if matches!(event.payload, Some(Payload::ActionApplied(_))) {
+            let mixed = (seed ^ i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+            offset += 400 + (mixed % 3600) as i64;
+        }
+        event.unix_millis = offset;
     }
 }
 
@@ -139,10 +154,7 @@ impl Writing<'_> {
         let (end, summary) = &self.template.cuts[self.done];
         let events = self.template.events[start..*end]
             .iter()
-            .map(|e| {
-                let unix_millis = if e.sequence == 1 { self.created } else { e.unix_millis };
-                pb::Event { game_id: self.id.clone(), unix_millis, ..e.clone() }
-            })
+            .map(|e| pb::Event { game_id: self.id.clone(), unix_millis: self.created + e.unix_millis, ..e.clone() })
             .collect();
         let summary =
             pb::GameSummary { game_id: self.id.clone(), created_unix_millis: self.created, ..summary.clone() };
