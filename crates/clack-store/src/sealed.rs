@@ -16,7 +16,8 @@ use prost::encoding::{WireType, encode_key, encode_varint};
 
 use crate::StoreError;
 
-/// The first byte of a sealed record: zstd over [`SealedLog`].
+/// The first byte of a sealed record: then the length of the encoded [`SealedLog`] as a varint,
+/// then zstd over it.
 const ZSTD_LOG: u8 = 1;
 
 /// zstd's level for sealing. Sealing happens once a game; higher levels cost more time at the end
@@ -63,18 +64,22 @@ pub(crate) fn seal<'a>(values: impl IntoIterator<Item = &'a [u8]>) -> Result<Vec
         encode_varint(event.encoded_len() as u64, &mut log);
         event.encode_raw(&mut log);
     }
+    // The log's length goes first, so that a read decompresses into one buffer of the right size.
     let mut sealed = vec![ZSTD_LOG];
-    zstd::stream::copy_encode(log.as_slice(), &mut sealed, LEVEL)
-        .map_err(|e| StoreError::Backend(format!("cannot compress a log: {e}")))?;
+    encode_varint(log.len() as u64, &mut sealed);
+    let compressed =
+        zstd::bulk::compress(&log, LEVEL).map_err(|e| StoreError::Backend(format!("cannot compress a log: {e}")))?;
+    sealed.extend_from_slice(&compressed);
     Ok(sealed)
 }
 
 /// The events of a sealed log from sequence `from` on.
 pub(crate) fn unseal(sealed: &[u8], game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
-    let Some((&ZSTD_LOG, compressed)) = sealed.split_first() else {
+    let Some((&ZSTD_LOG, mut rest)) = sealed.split_first() else {
         return Err(StoreError::Corrupt(format!("the sealed log of {game_id} has an unknown format")));
     };
-    let log = zstd::stream::decode_all(compressed)
+    let length = prost::encoding::decode_varint(&mut rest)?;
+    let log = zstd::bulk::decompress(rest, length as usize)
         .map_err(|e| StoreError::Corrupt(format!("the sealed log of {game_id} does not decompress: {e}")))?;
     let mut events = SealedLog::decode(log.as_slice())?.events;
     let mut millis = 0i64;
