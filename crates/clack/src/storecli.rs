@@ -190,6 +190,7 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
     let mut writing: Vec<Writing> = Vec::new();
     let (mut events, mut old_layout_bytes) = (0u64, 0u64);
     let writing_started = Instant::now();
+    let mut next_report = (args.games / 10).max(1);
     loop {
         while writing.len() < args.concurrent.max(1) && next_game < args.games {
             writing.push(start(&mut next_game));
@@ -214,8 +215,9 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
         }
         writing.retain(|game| game.done < game.appends);
         let written = next_game - writing.len() as u64;
-        if written > 0 && written % (args.games / 10).max(1) == 0 && writing.len() < args.concurrent {
+        if written >= next_report {
             println!("{written} games written in {:.1} s", writing_started.elapsed().as_secs_f64());
+            next_report += (args.games / 10).max(1);
         }
     }
     let seconds = writing_started.elapsed().as_secs_f64();
