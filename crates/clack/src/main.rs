@@ -7,6 +7,7 @@ mod keys;
 mod replay;
 mod selfplay;
 mod serve;
+mod storecli;
 
 use clap::{Parser, Subcommand};
 
@@ -39,6 +40,9 @@ enum Command {
     Serve(serve::Args),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
+    /// Data directory tools: fill, stats, migrate, compact, bench.
+    #[command(subcommand)]
+    Store(storecli::Command),
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
+        Command::Store(command) => storecli::run(&command),
     }
 }
 
