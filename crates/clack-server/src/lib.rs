@@ -15,6 +15,7 @@ pub mod deadline;
 pub mod error;
 pub mod hub;
 pub mod library;
+pub mod metrics;
 pub mod policy;
 pub mod quota;
 pub mod service;
@@ -36,8 +37,8 @@ pub use hub::{Hub, Limits};
 pub use library::BotLibrary;
 pub use quota::Quotas;
 
-/// How the server protects itself.
-#[derive(Clone, Copy, Debug)]
+/// How the server protects itself, and whether it keeps metrics.
+#[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// A request not answered in this time ends with DEADLINE_EXCEEDED.
     pub request_timeout: Duration,
@@ -46,11 +47,18 @@ pub struct ServeConfig {
     /// How long open streams and calls get to finish once shutdown starts; then the server
     /// stops regardless.
     pub grace: Duration,
+    /// Where requests are counted ([`metrics::Metrics::install`]); `None` counts nothing.
+    pub metrics: Option<Arc<metrics::Metrics>>,
 }
 
 impl Default for ServeConfig {
     fn default() -> ServeConfig {
-        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096, grace: Duration::from_secs(5) }
+        ServeConfig {
+            request_timeout: Duration::from_secs(10),
+            concurrency_limit: 4096,
+            grace: Duration::from_secs(5),
+            metrics: None,
+        }
     }
 }
 
@@ -120,7 +128,9 @@ pub async fn serve(
     // Load shedding outside the limit: at the limit a request is refused at once
     // (RESOURCE_EXHAUSTED) instead of queueing. Both are built once, so the limit is global.
     // The deadline is innermost, so time spent waiting for the limit does not count against it.
+    // Metrics are outermost, so that refusals and deadlines count too.
     let layers = tower::ServiceBuilder::new()
+        .option_layer(config.metrics.clone().map(metrics::GrpcMetricsLayer))
         .load_shed()
         .concurrency_limit(config.concurrency_limit)
         .layer(deadline::DeadlineLayer { timeout: config.request_timeout })

@@ -3,6 +3,7 @@
 
 mod bench;
 mod botcli;
+mod config;
 mod keys;
 mod replay;
 mod selfplay;
