@@ -105,9 +105,12 @@ pub(crate) struct Layer {
         value_parser = BoolishValueParser::new(),
     )]
     log_json: Option<bool>,
-    /// This server's shard name, when games are spread over several servers [default: a].
+    /// This server's shard name, when games are spread over several servers [default: main].
     #[arg(long, env = "CLACK_SHARD")]
     shard: Option<String>,
+    /// Every shard as `name=url,...`, so that ListGames shows all their games [default: none].
+    #[arg(long, env = "CLACK_PEERS")]
+    peers: Option<String>,
 }
 
 /// The settings `clack serve` runs with, every one resolved.
@@ -134,6 +137,7 @@ pub(crate) struct Settings {
     pub grace_secs: f64,
     pub log_json: bool,
     pub shard: String,
+    pub peers: String,
     /// The first admin key, from CLACK_ADMIN_KEY; never printed.
     #[serde(skip)]
     pub admin_key: Option<String>,
@@ -165,7 +169,8 @@ impl Default for Settings {
             quota_requests_per_second: quotas.requests_per_second,
             grace_secs: 5.0,
             log_json: false,
-            shard: "a".into(),
+            shard: "main".into(),
+            peers: String::new(),
             admin_key: None,
             metrics_addr_is_default: true,
         }
@@ -244,6 +249,7 @@ impl Settings {
             grace_secs: top.grace_secs.or(file.grace_secs).unwrap_or(d.grace_secs),
             log_json: top.log_json.or(file.log_json).unwrap_or(d.log_json),
             shard: top.shard.clone().or(file.shard).unwrap_or(d.shard),
+            peers: top.peers.clone().or(file.peers).unwrap_or(d.peers),
             admin_key: admin_key.map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()),
         };
         settings.check()?;

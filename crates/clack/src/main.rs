@@ -4,6 +4,7 @@
 mod bench;
 mod botcli;
 mod config;
+mod health;
 mod keys;
 mod replay;
 mod selfplay;
@@ -32,6 +33,8 @@ enum Command {
     Bot(BotCommand),
     /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
     Bench(bench::Args),
+    /// Ask a server whether it serves (exit 0 if so), for container health checks.
+    Health(health::Args),
     /// Manage accounts and API keys on a running server (needs an admin key).
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
@@ -54,6 +57,7 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
+        Command::Health(args) => runtime()?.block_on(health::run(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
