@@ -328,3 +328,30 @@ fn the_sample_configuration_lists_every_key_with_its_default() {
     let launch = Launch { args: vec!["--config".into(), path.display().to_string()], env: BTreeMap::new() };
     assert_eq!(print_config(&launch, "the sample"), defaults, "the server reads the sample as the defaults");
 }
+
+#[test]
+fn a_flag_beats_the_environment_which_beats_the_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("clack.toml");
+    std::fs::write(&file, "max-live-games = 7\ngrace-secs = 1.5\nmode = \"closed\"\n").expect("write");
+    let config = vec!["--config".to_owned(), file.display().to_string()];
+    let env =
+        BTreeMap::from([("CLACK_MAX_LIVE_GAMES".to_owned(), "8".to_owned()), ("CLACK_MODE".into(), "open".into())]);
+    let from_env = print_config(&Launch { args: config.clone(), env: env.clone() }, "env over file");
+    assert_eq!(from_env["max-live-games"].as_integer(), Some(8));
+    assert_eq!(from_env["mode"].as_str(), Some("open"));
+    assert_eq!(from_env["grace-secs"].as_float(), Some(1.5), "the file beats the default");
+    let args = [config.clone(), vec!["--max-live-games".into(), "9".into()]].concat();
+    let from_flag = print_config(&Launch { args, env }, "flag over env");
+    assert_eq!(from_flag["max-live-games"].as_integer(), Some(9));
+
+    std::fs::write(&file, "max-live-games = 7\nrequest-timout-ms = 5\n").expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_clack"))
+        .args(["serve", "--print-config"])
+        .env_clear()
+        .env("CLACK_CONFIG", &file)
+        .output()
+        .expect("clack runs");
+    assert!(!output.status.success(), "an unknown key is refused");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("request-timout-ms"), "the error names the key");
+}

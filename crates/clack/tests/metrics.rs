@@ -45,6 +45,22 @@ fn at_least(text: &str, name: &str, labels: &[(&str, &str)], least: f64) -> f64 
 
 const GAMES: (&str, &str) = ("service", "clack.v1.GameService");
 
+/// Every `clack_…` series the sample Grafana dashboard queries is one the server exposes.
+fn dashboard_names_exist(body: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/grafana/clack-dashboard.json");
+    let dashboard = std::fs::read_to_string(path).expect("the dashboard");
+    let exposed: std::collections::BTreeSet<&str> =
+        body.lines().filter(|line| !line.starts_with('#')).filter_map(|line| line.split(['{', ' ']).next()).collect();
+    let mut queried = 0;
+    for (at, _) in dashboard.match_indices("clack_") {
+        let name: String =
+            dashboard[at..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_' || c.is_ascii_digit()).collect();
+        assert!(exposed.contains(name.as_str()), "the dashboard queries {name}, which the server does not expose");
+        queried += 1;
+    }
+    assert!(queried > 10, "the dashboard queries clack series");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scrape_after_play_shows_requests_moves_store_and_streams() {
     let dir = tempfile::tempdir().expect("dir");
@@ -131,6 +147,8 @@ async fn a_scrape_after_play_shows_requests_moves_store_and_streams() {
     assert_eq!(value(&body, "clack_grpc_streams_open", &[GAMES, ("method", "Watch")]), Some(0.0), "{body}");
     let cancelled = [GAMES, ("method", "Watch"), ("code", "CANCELLED")];
     assert_eq!(value(&body, "clack_grpc_requests_total", &cancelled), Some(1.0), "{body}");
+
+    dashboard_names_exist(&body);
 
     let (status, _) = get(metrics, "/other").await;
     assert!(status.contains(" 404 "), "{status}");
