@@ -40,7 +40,7 @@ enum Command {
     /// Print a finished game move by move, with the table after each move.
     Replay(replay::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
-    Serve(serve::Args),
+    Serve(Box<serve::Args>),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
 }
