@@ -115,6 +115,11 @@ impl Hub {
         &self.meter
     }
 
+    /// The store, for the metrics to observe.
+    pub fn store(&self) -> &Durable {
+        &self.store
+    }
+
     fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Live>> {
         // The map holds only channel ends; a panic elsewhere cannot leave it half-updated.
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -189,7 +194,7 @@ impl Hub {
         }
         let key = who.quota_key();
         let mine = live.values().filter(|game| game.quota_key.as_deref() == Some(key.as_str())).count();
-        quota::within(self.limits.quotas.live_games, mine, "unfinished games", who)
+        self.meter.within(quota::Counted::LiveGames, mine, "unfinished games", who)
     }
 
     pub async fn create(

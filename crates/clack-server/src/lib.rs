@@ -15,6 +15,7 @@ pub mod deadline;
 pub mod error;
 pub mod hub;
 pub mod library;
+pub mod metrics;
 pub mod play;
 pub mod policy;
 pub mod quota;
@@ -39,7 +40,7 @@ pub use library::BotLibrary;
 pub use quota::Quotas;
 pub use shard::ShardName;
 
-/// How the server protects itself.
+/// How the server protects itself, and whether it keeps metrics.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// A request not answered in this time ends with DEADLINE_EXCEEDED.
@@ -51,6 +52,8 @@ pub struct ServeConfig {
     pub grace: Duration,
     /// The other shards (`name=url`), whose games `ListGames` shows too; empty for one shard.
     pub peers: Vec<shard::Peer>,
+    /// Where requests are counted ([`metrics::Metrics::install`]); `None` counts nothing.
+    pub metrics: Option<Arc<metrics::Metrics>>,
 }
 
 impl Default for ServeConfig {
@@ -60,6 +63,7 @@ impl Default for ServeConfig {
             concurrency_limit: 4096,
             grace: Duration::from_secs(5),
             peers: Vec::new(),
+            metrics: None,
         }
     }
 }
@@ -130,7 +134,9 @@ pub async fn serve(
     // Load shedding outside the limit: at the limit a request is refused at once
     // (RESOURCE_EXHAUSTED) instead of queueing. Both are built once, so the limit is global.
     // The deadline is innermost, so time spent waiting for the limit does not count against it.
+    // Metrics are outermost, so that refusals and deadlines count too.
     let layers = tower::ServiceBuilder::new()
+        .option_layer(config.metrics.clone().map(metrics::GrpcMetricsLayer))
         .load_shed()
         .concurrency_limit(config.concurrency_limit)
         .layer(deadline::DeadlineLayer { timeout: config.request_timeout })

@@ -14,7 +14,8 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use clack_bots::arena::{Entrant, Match, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox, version_of};
@@ -31,8 +32,9 @@ use tokio::sync::Semaphore;
 use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
 use crate::bots::{BotHost, Decision, Fault};
 use crate::error::{Error, Result};
+use crate::metrics::BotFigures;
 use crate::policy::{self, Action};
-use crate::quota::{self, Meter};
+use crate::quota::{Counted, Meter};
 
 /// Who is asking the library, and the server's rules for them.
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +55,10 @@ pub struct BotLibrary {
     engine: Arc<Engine>,
     limits: Limits,
     pool: Arc<Semaphore>,
+    /// Threads of the pool, and decisions waiting for one.
+    threads: usize,
+    waiting: AtomicUsize,
+    figures: OnceLock<Arc<BotFigures>>,
     bots: RwLock<HashMap<String, pb::BotSummary>>,
     compiled: RwLock<HashMap<(String, String), Arc<Bot>>>,
     owners: RwLock<HashMap<String, OwnerRecord>>,
@@ -79,6 +85,22 @@ fn kind_of(value: i32) -> Result<Kind> {
         .ok_or_else(|| FieldError::new("kind", "say straight or streets").into())
 }
 
+/// Counts one caller waiting for the pool, until it stops waiting (or gives up).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a AtomicUsize) -> Waiting<'a> {
+        count.fetch_add(1, Ordering::Relaxed);
+        Waiting(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Rating of a version nobody has played yet.
 const START_RATING: f64 = 1500.0;
 
@@ -103,6 +125,9 @@ impl BotLibrary {
             engine: Arc::new(sandbox::engine(&limits)),
             limits,
             pool: Arc::new(Semaphore::new(threads)),
+            threads,
+            waiting: AtomicUsize::new(0),
+            figures: OnceLock::new(),
             bots: RwLock::new(bots),
             compiled: RwLock::new(HashMap::new()),
             owners: RwLock::new(owners),
@@ -151,7 +176,6 @@ impl BotLibrary {
         let kind = kind_of(request.kind)?;
         let existing = read(&self.bots).get(name).cloned();
         let who = &asker.identity.who;
-        let quotas = asker.meter.quotas();
         let mut owner_token = None;
         let mut summary = match existing {
             Some(summary) => {
@@ -159,7 +183,7 @@ impl BotLibrary {
                 summary
             }
             None => {
-                quota::within(quotas.bots, self.owned_by(&who.quota_key()), "bots", who)?;
+                asker.meter.within(Counted::Bots, self.owned_by(&who.quota_key()), "bots", who)?;
                 let (owner, token) = new_owner(who);
                 owner_token = token;
                 pb::BotSummary {
@@ -181,7 +205,8 @@ impl BotLibrary {
         self.compile(&request.source)?;
         let version = version_of(&request.source);
         if !summary.versions.iter().any(|v| v.version == version) {
-            quota::within(quotas.versions_per_bot, summary.versions.len(), &format!("versions of bot {name}"), who)?;
+            let versions = summary.versions.len();
+            asker.meter.within(Counted::Versions, versions, &format!("versions of bot {name}"), who)?;
             if let Some(token) = &owner_token {
                 let record = OwnerRecord::new(&Owner::Token(crate::auth::hash(token)), who);
                 self.save_owner(name, record).await?;
@@ -295,8 +320,21 @@ impl BotLibrary {
         })
     }
 
+    /// Where the metrics' figures for decisions go (once).
+    pub fn observe(&self, figures: Arc<BotFigures>) {
+        let _ = self.figures.set(figures);
+    }
+
+    /// Decisions and match games running on the pool now, and waiting for it.
+    pub fn pool_load(&self) -> (usize, usize) {
+        (self.threads - self.pool.available_permits(), self.waiting.load(Ordering::Relaxed))
+    }
+
     async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-        let _permit = self.pool.acquire().await.map_err(|e| Error::Internal(e.to_string()))?;
+        let waiting = Waiting::new(&self.waiting);
+        let permit = self.pool.acquire().await;
+        drop(waiting);
+        let _permit = permit.map_err(|e| Error::Internal(e.to_string()))?;
         tokio::task::spawn_blocking(f).await.map_err(|e| Error::Internal(format!("bot task failed: {e}")))
     }
 
@@ -457,6 +495,9 @@ impl BotHost for BotLibrary {
                 .blocking(move || bot.decide(&engine, &limits, &game, seat, &history))
                 .await
                 .map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })?;
+            if let Some(figures) = self.figures.get() {
+                figures.decided(decision.elapsed);
+            }
             if !decision.output.is_empty() {
                 self.output
                     .lock()

@@ -8,6 +8,7 @@
 //! carries no wait, since nobody can say when.
 
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
@@ -68,9 +69,36 @@ pub fn within(quota: usize, have: usize, what: &str, who: &Principal) -> Result<
     Err(Error::ResourceExhausted(format!("{who} has {have} {what}, the most this server allows")))
 }
 
-/// The rate limiters, one state per caller.
+/// What a quota limits, for counting denials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    Requests,
+    MatchGames,
+    LiveGames,
+    Bots,
+    Versions,
+}
+
+impl Counted {
+    const ALL: [Counted; 5] =
+        [Counted::Requests, Counted::MatchGames, Counted::LiveGames, Counted::Bots, Counted::Versions];
+
+    /// The name metrics give it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Counted::Requests => "requests",
+            Counted::MatchGames => "match_games",
+            Counted::LiveGames => "live_games",
+            Counted::Bots => "bots",
+            Counted::Versions => "versions_per_bot",
+        }
+    }
+}
+
+/// The rate limiters, one state per caller, and how many requests each quota refused.
 pub struct Meter {
     quotas: Quotas,
+    denied: [AtomicU64; Counted::ALL.len()],
     requests: Option<DefaultKeyedRateLimiter<String>>,
     match_games: Option<DefaultKeyedRateLimiter<String>>,
     clock: DefaultClock,
@@ -95,7 +123,32 @@ impl Meter {
             requests: limiter(per_second),
             match_games: limiter(per_minute),
             clock: DefaultClock::default(),
+            denied: Default::default(),
         }
+    }
+
+    /// Refusals so far, by quota.
+    pub fn denials(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        Counted::ALL.iter().zip(&self.denied).map(|(counted, n)| (counted.label(), n.load(Ordering::Relaxed)))
+    }
+
+    fn counted<T>(&self, counted: Counted, result: Result<T>) -> Result<T> {
+        if result.is_err() {
+            self.denied[counted as usize].fetch_add(1, Ordering::Relaxed);
+        }
+        result
+    }
+
+    /// Checks a count of `who`'s against its quota ([`within`]), counting a refusal.
+    pub fn within(&self, counted: Counted, have: usize, what: &str, who: &Principal) -> Result<()> {
+        let quota = match counted {
+            Counted::LiveGames => self.quotas.live_games,
+            Counted::Bots => self.quotas.bots,
+            Counted::Versions => self.quotas.versions_per_bot,
+            // Rates are checked by their own methods.
+            Counted::Requests | Counted::MatchGames => 0,
+        };
+        self.counted(counted, within(quota, have, what, who))
     }
 
     pub fn quotas(&self) -> &Quotas {
@@ -105,13 +158,14 @@ impl Meter {
     /// Counts one request of `who`.
     pub fn request(&self, who: &Principal) -> Result<()> {
         let Some(limiter) = &self.requests else { return Ok(()) };
-        limiter.check_key(&who.quota_key()).map_err(|not_until| Error::RetryLater {
+        let checked = limiter.check_key(&who.quota_key()).map_err(|not_until| Error::RetryLater {
             message: format!(
                 "{who} is over this server's limit of {} requests a second",
                 self.quotas.requests_per_second
             ),
             after: not_until.wait_time_from(self.clock.now()),
-        })
+        });
+        self.counted(Counted::Requests, checked)
     }
 
     /// Counts `games` match games of `who`, and checks the ceiling per call.
@@ -127,14 +181,15 @@ impl Meter {
             message: format!("{who} is over this server's limit of {per_minute} match games a minute"),
             after,
         };
-        match limiter.check_key_n(&who.quota_key(), n) {
+        let checked = match limiter.check_key_n(&who.quota_key(), n) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(not_until)) => Err(exhausted(not_until.wait_time_from(self.clock.now()))),
             // More games than a whole minute's worth: no wait makes room for them.
             Err(_) => Err(Error::ResourceExhausted(format!(
                 "{games} games are more than this server's {per_minute} match games a minute"
             ))),
-        }
+        };
+        self.counted(Counted::MatchGames, checked)
     }
 
     /// Forgets callers that have not been seen for a while, so the limiters do not grow without
@@ -177,6 +232,18 @@ mod tests {
         assert!(matches!(meter.match_games(&ada(), 9), Err(Error::InvalidArgument(_))));
         assert!(meter.match_games(&ada(), 8).is_ok());
         assert!(matches!(meter.match_games(&ada(), 8), Err(Error::RetryLater { .. })));
+        let denied: Vec<_> = meter.denials().filter(|(_, n)| *n > 0).collect();
+        assert_eq!(denied, [("match_games", 1)], "the ceiling per call is a bad argument, not a denial");
+    }
+
+    #[test]
+    fn count_quotas_count_their_refusals() {
+        let meter = Meter::new(Quotas { bots: 2, ..Quotas::default() });
+        assert!(meter.within(Counted::Bots, 1, "bots", &ada()).is_ok());
+        assert!(meter.within(Counted::Bots, 2, "bots", &ada()).is_err());
+        assert!(meter.within(Counted::Bots, 3, "bots", &ada()).is_err());
+        let bots = meter.denials().find(|(quota, _)| *quota == "bots");
+        assert_eq!(bots, Some(("bots", 2)));
     }
 
     #[test]

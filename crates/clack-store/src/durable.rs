@@ -10,7 +10,8 @@
 //! write to a pool of threads costs more than the write itself once hundreds of games move at
 //! once. Reads still run on the blocking pool: they do not need ordering.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use clack_proto::v1 as pb;
 use tokio::sync::{mpsc, oneshot};
@@ -31,10 +32,26 @@ const MAX_GROUP: usize = 512;
 
 type Done = oneshot::Sender<Result<(), StoreError>>;
 
+/// Told what the writer did, for metrics. It runs on the writer thread, so it must only count
+/// (no IO, no waiting); the store itself knows nothing of how the figures are kept.
+pub trait StoreObserver: Send + Sync + 'static {
+    /// An append is on disk: `waited` is how long its caller waited, queue, write and flush.
+    fn appended(&self, append: &Append, waited: Duration);
+    /// The writer flushed one group of `writes` writes; the flush itself took `took`.
+    fn flushed(&self, writes: usize, took: Duration);
+}
+
+type Observer = Arc<OnceLock<Arc<dyn StoreObserver>>>;
+
 /// What the writer thread is asked to do.
 enum Write {
-    Append(Append, Done),
-    Put { key: String, value: Vec<u8>, done: Done },
+    /// An append and when it was asked for.
+    Append(Append, Instant, Done),
+    Put {
+        key: String,
+        value: Vec<u8>,
+        done: Done,
+    },
     Flush(Done),
 }
 
@@ -45,6 +62,7 @@ pub struct Durable {
     store: Arc<dyn EventStore>,
     durability: Durability,
     writer: mpsc::UnboundedSender<Write>,
+    observer: Observer,
 }
 
 impl std::fmt::Debug for Durable {
@@ -68,11 +86,23 @@ impl Durable {
     pub fn new(store: Arc<dyn EventStore>, durability: Durability) -> Result<Durable, StoreError> {
         let (writer, requests) = mpsc::unbounded_channel();
         let backend = store.clone();
+        let observer = Observer::default();
+        let watching = observer.clone();
         std::thread::Builder::new()
             .name("clack-store-writer".into())
-            .spawn(move || write_loop(backend.as_ref(), durability, requests))
+            .spawn(move || write_loop(backend.as_ref(), durability, &watching, requests))
             .map_err(|e| StoreError::Backend(format!("cannot start the store's writer: {e}")))?;
-        Ok(Durable { store, durability, writer })
+        Ok(Durable { store, durability, writer, observer })
+    }
+
+    /// Installs the one observer of this store's writes; false if one was already installed.
+    pub fn observe(&self, observer: Arc<dyn StoreObserver>) -> bool {
+        self.observer.set(observer).is_ok()
+    }
+
+    /// The store's size on disk, if the backend knows it.
+    pub fn disk_bytes(&self) -> Option<u64> {
+        self.store.disk_bytes()
     }
 
     pub fn durability(&self) -> Durability {
@@ -88,7 +118,7 @@ impl Durable {
         summary: pb::GameSummary,
     ) -> Result<(), StoreError> {
         let append = Append { game_id: game_id.to_owned(), expected, events, summary };
-        self.write(|done| Write::Append(append, done)).await
+        self.write(|done| Write::Append(append, Instant::now(), done)).await
     }
 
     /// Returns once everything written so far is durable.
@@ -144,7 +174,12 @@ impl Durable {
 }
 
 /// The writer thread: takes a group of writes (one under `sync`), does them, flushes, answers.
-fn write_loop(store: &dyn EventStore, durability: Durability, mut requests: mpsc::UnboundedReceiver<Write>) {
+fn write_loop(
+    store: &dyn EventStore,
+    durability: Durability,
+    observer: &Observer,
+    mut requests: mpsc::UnboundedReceiver<Write>,
+) {
     while let Some(first) = requests.blocking_recv() {
         let mut group = vec![first];
         while durability == Durability::Batched && group.len() < MAX_GROUP {
@@ -153,7 +188,7 @@ fn write_loop(store: &dyn EventStore, durability: Durability, mut requests: mpsc
                 Err(_) => break,
             }
         }
-        write_group(store, group);
+        write_group(store, observer.get().map(Arc::as_ref), group);
     }
 }
 
@@ -164,23 +199,34 @@ enum Answer {
     Ready(Result<(), StoreError>),
 }
 
-fn write_group(store: &dyn EventStore, group: Vec<Write>) {
+fn write_group(store: &dyn EventStore, observer: Option<&dyn StoreObserver>, group: Vec<Write>) {
     let size = group.len();
     let mut appends = Vec::new();
+    let mut asked = Vec::new();
     let mut waiting = Vec::with_capacity(size);
     for write in group {
         match write {
-            Write::Append(append, done) => {
+            Write::Append(append, at, done) => {
                 waiting.push((done, Answer::Append(appends.len())));
                 appends.push(append);
+                asked.push(at);
             }
             Write::Put { key, value, done } => waiting.push((done, Answer::Ready(store.put(&key, &value)))),
             Write::Flush(done) => waiting.push((done, Answer::Ready(Ok(())))),
         }
     }
     let appended = if appends.is_empty() { Vec::new() } else { store.append_all(&appends) };
+    let flush_started = Instant::now();
     let flushed = store.flush();
     tracing::trace!(writes = size, appends = appends.len(), flushed = flushed.is_ok(), "group written");
+    if let (Some(observer), true) = (observer, flushed.is_ok()) {
+        observer.flushed(size, flush_started.elapsed());
+        for ((append, at), result) in appends.iter().zip(&asked).zip(&appended) {
+            if result.is_ok() {
+                observer.appended(append, at.elapsed());
+            }
+        }
+    }
     for (done, answer) in waiting {
         let result = match answer {
             Answer::Append(i) => appended.get(i).cloned().unwrap_or_else(|| Err(writer_gone())),

@@ -54,4 +54,8 @@ impl<S: EventStore> EventStore for FlushHook<S> {
         (self.hook)();
         self.inner.flush()
     }
+
+    fn disk_bytes(&self) -> Option<u64> {
+        self.inner.disk_bytes()
+    }
 }

@@ -19,7 +19,7 @@ mod migrate;
 mod sealed;
 mod sled_store;
 
-pub use durable::{Durability, Durable};
+pub use durable::{Durability, Durable, StoreObserver};
 pub use hook::FlushHook;
 pub use listing::{Cursor, ListQuery, Page, TokenError};
 pub use memory::MemoryStore;
@@ -117,6 +117,11 @@ pub trait EventStore: Send + Sync + 'static {
 
     /// Makes everything written so far durable.
     fn flush(&self) -> Result<(), StoreError>;
+
+    /// Bytes the store takes on disk, if it keeps any there.
+    fn disk_bytes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Checks that an append's events continue its log at `expected`, for both backends.

@@ -489,4 +489,8 @@ impl EventStore for SledStore {
         self.db.flush()?;
         Ok(())
     }
+
+    fn disk_bytes(&self) -> Option<u64> {
+        self.db.size_on_disk().ok()
+    }
 }

@@ -52,6 +52,10 @@ pub(crate) struct Args {
     /// `ListLegalActions` + `Act` calls.
     #[arg(long)]
     play: bool,
+    /// Keep Prometheus metrics as `clack serve` does (requests, store, games, bots), to measure
+    /// what they cost: compare runs with and without, taking turns.
+    #[arg(long)]
+    metrics: bool,
 }
 
 /// Latencies of one phase, or of several added together.
@@ -179,7 +183,8 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let config = ServeConfig { concurrency_limit: args.games * 4, ..ServeConfig::default() };
+    let metrics = args.metrics.then(|| clack_server::metrics::Metrics::install(&hub, Some(&bots)));
+    let config = ServeConfig { concurrency_limit: args.games * 4, metrics, ..ServeConfig::default() };
     let server = tokio::spawn(clack_server::serve(hub.clone(), Some(bots.clone()), listener, config, async {
         let _ = stopped.await;
     }));
@@ -189,11 +194,12 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     }
     let backend_name = if args.memory { "memory (no disk)" } else { "sled" };
     println!(
-        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections",
+        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections, metrics {}",
         args.games,
         args.seconds,
         args.rounds.max(1),
-        channels.len()
+        channels.len(),
+        if args.metrics { "on" } else { "off" }
     );
     let duration = Duration::from_secs(args.seconds);
     if args.hostile > 0 {

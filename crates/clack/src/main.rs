@@ -3,6 +3,8 @@
 
 mod bench;
 mod botcli;
+mod config;
+mod health;
 mod keys;
 mod replay;
 mod selfplay;
@@ -32,12 +34,14 @@ enum Command {
     Bot(BotCommand),
     /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
     Bench(bench::Args),
+    /// Ask a server whether it serves (exit 0 if so), for container health checks.
+    Health(health::Args),
     /// Manage accounts and API keys on a running server (needs an admin key).
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
     Replay(replay::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
-    Serve(serve::Args),
+    Serve(Box<serve::Args>),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
     /// Data directory tools: fill, stats, migrate, compact, bench.
@@ -57,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
+        Command::Health(args) => runtime()?.block_on(health::run(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),

@@ -1,120 +1,26 @@
 //! `clack serve`: the gRPC server over a sled directory.
 
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use clack_server::{BotLibrary, Hub, Limits, Mode, Quotas, ServeConfig};
+use std::io::Write;
+
+use clack_server::metrics::Metrics;
+use clack_server::{BotLibrary, Hub, Limits, Mode, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum DurabilityArg {
-    /// Acknowledge a move only after its own flush.
-    Sync,
-    /// Concurrent moves share one flush (group commit); still acknowledged only once on disk.
-    Batched,
-}
-
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
-    /// Address to listen on (port 0 picks a free port).
-    #[arg(long, default_value = "127.0.0.1:50051")]
-    addr: SocketAddr,
-    /// The sled database directory; created if missing.
-    #[arg(long, default_value = "clack-data")]
-    data: PathBuf,
-    #[arg(long, value_enum, default_value = "batched")]
-    durability: DurabilityArg,
-    /// Requests not answered in this many milliseconds end with DEADLINE_EXCEEDED.
-    #[arg(long, default_value_t = 10_000)]
-    request_timeout_ms: u64,
-    /// Requests in flight at once; past it, RESOURCE_EXHAUSTED.
-    #[arg(long, default_value_t = 4096)]
-    concurrency_limit: usize,
-    /// Live games at once; past it, CreateGame answers RESOURCE_EXHAUSTED.
-    #[arg(long, default_value_t = 10_000)]
-    max_live_games: usize,
-    /// A game whose open seats are not all taken this many seconds after its creation is
-    /// abandoned (fractions allowed); 0 means never.
-    #[arg(long, default_value_t = 600.0)]
-    join_timeout_secs: f64,
-    /// Whom the server serves: `open` (anyone who reaches the port; for a local server) or
-    /// `closed` (accounts with an API key only; for a shared server).
-    #[arg(long, value_enum, default_value = "open", env = "CLACK_MODE")]
-    mode: ModeArg,
-    /// A file holding the first admin key (at least 32 characters; the account `admin`).
-    #[arg(long, env = "CLACK_ADMIN_KEY_FILE")]
-    admin_key_file: Option<PathBuf>,
-    /// The first admin key itself, from the environment only (never a flag: flags show in `ps`).
-    #[arg(skip = std::env::var("CLACK_ADMIN_KEY").ok())]
-    admin_key: Option<String>,
-    #[command(flatten)]
-    quotas: QuotaArgs,
-    /// Seconds open calls and streams get to finish on shutdown before the server stops anyway.
-    #[arg(long, default_value_t = 5.0, env = "CLACK_GRACE_SECS")]
-    grace_secs: f64,
-    /// This server's shard name (lowercase letters, digits, inner hyphens): the games it creates carry it.
-    #[arg(long, default_value = "main", env = "CLACK_SHARD", value_parser = clack_server::ShardName::new)]
-    shard: clack_server::ShardName,
-    /// Every shard as `name=url,...` (this one may be included), so that ListGames shows all their games.
-    #[arg(long, default_value = "", env = "CLACK_PEERS", value_parser = clack_server::shard::parse_peers)]
-    peers: ::std::vec::Vec<clack_server::shard::Peer>,
-    /// Log as JSON lines instead of text.
-    #[arg(long)]
-    log_json: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ModeArg {
-    Open,
-    Closed,
-}
-
-/// What one account (or, on an open server, one client address) may use; 0 turns a quota off.
-#[derive(Debug, clap::Args)]
-pub(crate) struct QuotaArgs {
-    /// Unfinished games one caller may have created.
-    #[arg(long, default_value_t = Quotas::default().live_games, env = "CLACK_QUOTA_LIVE_GAMES")]
-    quota_live_games: usize,
-    /// Bots one caller may own.
-    #[arg(long, default_value_t = Quotas::default().bots, env = "CLACK_QUOTA_BOTS")]
-    quota_bots: usize,
-    /// Versions kept of one bot.
-    #[arg(long, default_value_t = Quotas::default().versions_per_bot, env = "CLACK_QUOTA_VERSIONS_PER_BOT")]
-    quota_versions_per_bot: usize,
-    /// Match games one caller may play per minute.
-    #[arg(long, default_value_t = Quotas::default().match_games_per_minute, env = "CLACK_QUOTA_MATCH_GAMES_PER_MINUTE")]
-    quota_match_games_per_minute: u32,
-    /// Games one RunMatch call may ask for.
-    #[arg(long, default_value_t = Quotas::default().match_games_per_call, env = "CLACK_QUOTA_MATCH_GAMES_PER_CALL")]
-    quota_match_games_per_call: u32,
-    /// Requests one caller may make per second.
-    #[arg(long, default_value_t = Quotas::default().requests_per_second, env = "CLACK_QUOTA_REQUESTS_PER_SECOND")]
-    quota_requests_per_second: u32,
-}
-
-impl QuotaArgs {
-    fn quotas(&self) -> Quotas {
-        Quotas {
-            live_games: self.quota_live_games,
-            bots: self.quota_bots,
-            versions_per_bot: self.quota_versions_per_bot,
-            match_games_per_minute: self.quota_match_games_per_minute,
-            match_games_per_call: self.quota_match_games_per_call,
-            requests_per_second: self.quota_requests_per_second,
-        }
-    }
-}
+pub(crate) use crate::config::Args;
+pub(crate) use crate::config::Durability as DurabilityArg;
+use crate::config::{Mode as ModeArg, Settings};
 
 /// The bootstrap admin key, from the file or the environment, if either is given.
-fn admin_key(args: &Args) -> anyhow::Result<Option<String>> {
-    if let Some(path) = &args.admin_key_file {
+fn admin_key(settings: &Settings) -> anyhow::Result<Option<String>> {
+    if let Some(path) = &settings.admin_key_file {
         let key = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         return Ok(Some(key.trim().to_owned()));
     }
-    Ok(args.admin_key.as_ref().map(|key| key.trim().to_owned()))
+    Ok(settings.admin_key.clone())
 }
 
 pub(crate) fn init_tracing(json: bool) {
@@ -132,8 +38,18 @@ pub(crate) fn init_tracing(json: bool) {
     }
 }
 
-#[allow(clippy::print_stdout)] // the one line a supervisor or test reads to find the port
+#[allow(clippy::print_stdout)] // the resolved settings, asked for
 pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
+    let settings = args.settings()?;
+    if args.print_config() {
+        print!("{}", settings.to_toml()?);
+        return Ok(());
+    }
+    serve(&settings).await
+}
+
+#[allow(clippy::print_stdout)] // the lines a supervisor or test reads to find the ports
+async fn serve(args: &Settings) -> anyhow::Result<()> {
     init_tracing(args.log_json);
     let store =
         SledStore::open(&args.data).with_context(|| format!("cannot open the store in {}", args.data.display()))?;
@@ -150,8 +66,9 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         ModeArg::Open => Mode::Open,
         ModeArg::Closed => Mode::Closed,
     };
-    let quotas = args.quotas.quotas();
-    let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas, shard: args.shard };
+    let shard = clack_server::ShardName::new(&args.shard).map_err(|e| anyhow::anyhow!("shard: {e}"))?;
+    let peers = clack_server::shard::parse_peers(&args.peers).map_err(|e| anyhow::anyhow!("peers: {e}"))?;
+    let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas(), shard };
     let hub = Hub::open(store, Some(host), limits).await?;
     match admin_key(args)? {
         Some(key) => hub.access().bootstrap_admin(&key).await.context("the admin key")?,
@@ -161,17 +78,48 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let grace = Duration::try_from_secs_f64(args.grace_secs).context("--grace-secs must be 0 or more")?;
     let listener =
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
+    let metrics_listener = metrics_listener(args).await?;
     let addr = listener.local_addr()?;
     println!("listening on {addr}");
-    tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, shard = %args.shard, "clack serving");
+    tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, "clack serving");
+    let metrics = metrics_listener.is_some().then(|| Metrics::install(&hub, Some(&bots)));
+    let metrics_task = match (&metrics, metrics_listener) {
+        (Some(metrics), Some(listener)) => {
+            let metrics_addr = listener.local_addr()?;
+            // Not println!: a supervisor may have stopped reading after the first line.
+            let _ = writeln!(std::io::stdout(), "metrics on {metrics_addr}");
+            tracing::info!(%metrics_addr, "metrics served at /metrics");
+            let served = clack_server::metrics::serve_http(metrics.clone(), listener, std::future::pending());
+            Some(tokio::spawn(served))
+        }
+        _ => None,
+    };
     let config = ServeConfig {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         concurrency_limit: args.concurrency_limit,
         grace,
-        peers: args.peers.clone(),
+        metrics,
+        peers,
     };
-    clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await.map_err(|e| anyhow::anyhow!(e))?;
-    Ok(())
+    let served = clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await;
+    if let Some(task) = metrics_task {
+        task.abort();
+    }
+    served.map_err(|e| anyhow::anyhow!(e))
+}
+
+/// The metrics port's listener, if metrics are on. A taken port is an error when the address
+/// was asked for, and only turns metrics off when it is the default (two local servers).
+async fn metrics_listener(args: &Settings) -> anyhow::Result<Option<tokio::net::TcpListener>> {
+    let Some(addr) = args.metrics_socket()? else { return Ok(None) };
+    match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => Ok(Some(listener)),
+        Err(error) if args.metrics_addr_is_default => {
+            tracing::warn!(%addr, %error, "the default metrics port is taken; metrics are off (set --metrics-addr)");
+            Ok(None)
+        }
+        Err(error) => Err(error).with_context(|| format!("cannot serve metrics on {addr}")),
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

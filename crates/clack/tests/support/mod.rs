@@ -90,27 +90,57 @@ impl Server {
 /// Starts the real `clack serve` binary on a free port over `data`, with more arguments and
 /// environment variables; returns the process and its address as a URL.
 pub fn spawn_server(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
-    spawn_server_at("127.0.0.1:0", data, args, envs)
+    let (child, url, _) = spawn("127.0.0.1:0", data, args, envs);
+    (child, url)
 }
 
 /// [`spawn_server`] on a given address (to restart a server where a proxy expects it).
 pub fn spawn_server_at(addr: &str, data: &Path, args: &[&str], envs: &[(&str, &str)]) -> (std::process::Child, String) {
+    let (child, url, _) = spawn(addr, data, args, envs);
+    (child, url)
+}
+
+/// Like [`spawn_server`]; also returns the address of its `/metrics` port (a free port, unless
+/// `args` or `envs` name one).
+pub fn spawn_server_with_metrics(
+    data: &Path,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (std::process::Child, String, SocketAddr) {
+    use std::io::BufRead;
+    let (child, url, mut stdout) = spawn("127.0.0.1:0", data, args, envs);
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("a second line");
+    let metrics = line.trim().strip_prefix("metrics on ").expect("metrics on ADDR").parse().expect("an address");
+    (child, url, metrics)
+}
+
+/// The server's process on `addr`, its URL (from its first line) and the rest of what it
+/// prints. Metrics go to a free port, so that servers started at once do not fight over the
+/// default one.
+fn spawn(
+    addr: &str,
+    data: &Path,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (std::process::Child, String, std::io::BufReader<std::process::ChildStdout>) {
     use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clack"))
         .args(["serve", "--addr", addr, "--durability", "batched", "--data"])
         .arg(data)
         .args(args)
+        .env("CLACK_METRICS_ADDR", "127.0.0.1:0")
         .envs(envs.iter().copied())
         .env("RUST_LOG", "warn")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("clack serve starts");
-    let stdout = child.stdout.take().expect("stdout");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).expect("a first line");
+    stdout.read_line(&mut line).expect("a first line");
     let addr = line.trim().strip_prefix("listening on ").expect("listening on ADDR").to_owned();
-    (child, format!("http://{addr}"))
+    (child, format!("http://{addr}"), stdout)
 }
 
 /// A request carrying an account's API key.

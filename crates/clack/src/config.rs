@@ -1,0 +1,364 @@
+//! `clack serve`'s settings, from four places: a flag, else a `CLACK_…` environment variable,
+//! else a key of the optional TOML file (`--config`), else the default.
+//!
+//! Every setting has the same name in all three: the flag `--request-timeout-ms`, the variable
+//! `CLACK_REQUEST_TIMEOUT_MS`, the key `request-timeout-ms`. Flags and variables come from clap
+//! (which also rejects a bad value in either); none has a clap default, so that a value from
+//! the file is never hidden behind one. The file is read with `deny_unknown_fields`, so a typo is
+//! an error that names the key. Secrets (the first admin key) come from the environment or a
+//! file only, and `--print-config` masks them. This module knows nothing of what the settings
+//! do; `serve.rs` uses them.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clack_server::Quotas;
+use clap::builder::BoolishValueParser;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Durability {
+    /// Acknowledge a move only after its own flush.
+    Sync,
+    /// Concurrent moves share one flush (group commit); still acknowledged only once on disk.
+    Batched,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Mode {
+    /// Anyone who reaches the port (for a local server).
+    Open,
+    /// Accounts with an API key only (for a shared server).
+    Closed,
+}
+
+/// One layer of settings: what the command line and environment say, or what the file says.
+/// Every field is optional; [`Settings::resolve`] fills the gaps from the next layer down.
+#[derive(Debug, Default, clap::Args, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct Layer {
+    /// Address to listen on for gRPC; port 0 picks a free port [default: 127.0.0.1:50051].
+    #[arg(long, env = "CLACK_ADDR")]
+    addr: Option<SocketAddr>,
+    /// Address of the Prometheus `/metrics` port; "off" (or "") turns it off
+    /// [default: 127.0.0.1:9464].
+    #[arg(long, env = "CLACK_METRICS_ADDR")]
+    metrics_addr: Option<String>,
+    /// The sled database directory; created if missing [default: clack-data].
+    #[arg(long, env = "CLACK_DATA")]
+    data: Option<PathBuf>,
+    /// When a move is acknowledged [default: batched].
+    #[arg(long, value_enum, env = "CLACK_DURABILITY")]
+    durability: Option<Durability>,
+    /// Requests not answered in this many milliseconds end with DEADLINE_EXCEEDED
+    /// [default: 10000].
+    #[arg(long, env = "CLACK_REQUEST_TIMEOUT_MS")]
+    request_timeout_ms: Option<u64>,
+    /// Requests in flight at once; past it, RESOURCE_EXHAUSTED [default: 4096].
+    #[arg(long, env = "CLACK_CONCURRENCY_LIMIT")]
+    concurrency_limit: Option<usize>,
+    /// Live games at once; past it, CreateGame answers RESOURCE_EXHAUSTED [default: 10000].
+    #[arg(long, env = "CLACK_MAX_LIVE_GAMES")]
+    max_live_games: Option<usize>,
+    /// A game whose open seats are not all taken this many seconds after its creation is
+    /// abandoned (fractions allowed); 0 means never [default: 600].
+    #[arg(long, env = "CLACK_JOIN_TIMEOUT_SECS")]
+    join_timeout_secs: Option<f64>,
+    /// Whom the server serves [default: open].
+    #[arg(long, value_enum, env = "CLACK_MODE")]
+    mode: Option<Mode>,
+    /// A file holding the first admin key (at least 32 characters; the account `admin`). The
+    /// key itself may instead come from CLACK_ADMIN_KEY (never a flag: flags show in `ps`).
+    #[arg(long, env = "CLACK_ADMIN_KEY_FILE")]
+    admin_key_file: Option<PathBuf>,
+    /// Unfinished games one caller may have created; 0 turns it off [default: 100].
+    #[arg(long, env = "CLACK_QUOTA_LIVE_GAMES")]
+    quota_live_games: Option<usize>,
+    /// Bots one caller may own; 0 turns it off [default: 50].
+    #[arg(long, env = "CLACK_QUOTA_BOTS")]
+    quota_bots: Option<usize>,
+    /// Versions kept of one bot; 0 turns it off [default: 100].
+    #[arg(long, env = "CLACK_QUOTA_VERSIONS_PER_BOT")]
+    quota_versions_per_bot: Option<usize>,
+    /// Match games one caller may play per minute; 0 turns it off [default: 1000].
+    #[arg(long, env = "CLACK_QUOTA_MATCH_GAMES_PER_MINUTE")]
+    quota_match_games_per_minute: Option<u32>,
+    /// Games one RunMatch call may ask for; 0 turns it off [default: 200].
+    #[arg(long, env = "CLACK_QUOTA_MATCH_GAMES_PER_CALL")]
+    quota_match_games_per_call: Option<u32>,
+    /// Requests one caller may make per second; 0 turns it off [default: 5000].
+    #[arg(long, env = "CLACK_QUOTA_REQUESTS_PER_SECOND")]
+    quota_requests_per_second: Option<u32>,
+    /// Seconds open calls and streams get to finish on shutdown before the server stops anyway
+    /// [default: 5].
+    #[arg(long, env = "CLACK_GRACE_SECS")]
+    grace_secs: Option<f64>,
+    /// Log as JSON lines instead of text (`--log-json` alone means true) [default: false].
+    #[arg(
+        long,
+        env = "CLACK_LOG_JSON",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_parser = BoolishValueParser::new(),
+    )]
+    log_json: Option<bool>,
+    /// This server's shard name, when games are spread over several servers [default: main].
+    #[arg(long, env = "CLACK_SHARD")]
+    shard: Option<String>,
+    /// Every shard as `name=url,...`, so that ListGames shows all their games [default: none].
+    #[arg(long, env = "CLACK_PEERS")]
+    peers: Option<String>,
+}
+
+/// The settings `clack serve` runs with, every one resolved.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) struct Settings {
+    pub addr: SocketAddr,
+    pub metrics_addr: String,
+    pub data: PathBuf,
+    pub durability: Durability,
+    pub request_timeout_ms: u64,
+    pub concurrency_limit: usize,
+    pub max_live_games: usize,
+    pub join_timeout_secs: f64,
+    pub mode: Mode,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admin_key_file: Option<PathBuf>,
+    pub quota_live_games: usize,
+    pub quota_bots: usize,
+    pub quota_versions_per_bot: usize,
+    pub quota_match_games_per_minute: u32,
+    pub quota_match_games_per_call: u32,
+    pub quota_requests_per_second: u32,
+    pub grace_secs: f64,
+    pub log_json: bool,
+    pub shard: String,
+    pub peers: String,
+    /// The first admin key, from CLACK_ADMIN_KEY; never printed.
+    #[serde(skip)]
+    pub admin_key: Option<String>,
+    /// Whether the metrics address is the default one (then a taken port only turns metrics
+    /// off, so that two local servers can run side by side).
+    #[serde(skip)]
+    pub metrics_addr_is_default: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        let quotas = Quotas::default();
+        Settings {
+            addr: SocketAddr::from(([127, 0, 0, 1], 50051)),
+            metrics_addr: "127.0.0.1:9464".into(),
+            data: PathBuf::from("clack-data"),
+            durability: Durability::Batched,
+            request_timeout_ms: 10_000,
+            concurrency_limit: 4096,
+            max_live_games: 10_000,
+            join_timeout_secs: 600.0,
+            mode: Mode::Open,
+            admin_key_file: None,
+            quota_live_games: quotas.live_games,
+            quota_bots: quotas.bots,
+            quota_versions_per_bot: quotas.versions_per_bot,
+            quota_match_games_per_minute: quotas.match_games_per_minute,
+            quota_match_games_per_call: quotas.match_games_per_call,
+            quota_requests_per_second: quotas.requests_per_second,
+            grace_secs: 5.0,
+            log_json: false,
+            shard: "main".into(),
+            peers: String::new(),
+            admin_key: None,
+            metrics_addr_is_default: true,
+        }
+    }
+}
+
+/// `clack serve`'s command line: the file, what to do, and the top layer of settings.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// A TOML file of settings, keys named like the flags (see deploy/clack.toml.sample).
+    #[arg(long, env = "CLACK_CONFIG")]
+    config: Option<PathBuf>,
+    /// Print the resolved settings as TOML (secrets masked) and exit.
+    #[arg(long)]
+    print_config: bool,
+    #[command(flatten)]
+    settings: Layer,
+}
+
+impl Args {
+    pub(crate) fn print_config(&self) -> bool {
+        self.print_config
+    }
+
+    /// The settings: flags and environment over the file over the defaults.
+    pub(crate) fn settings(&self) -> anyhow::Result<Settings> {
+        let file = match &self.config {
+            Some(path) => read_file(path)?,
+            None => Layer::default(),
+        };
+        Settings::resolve(&self.settings, file, std::env::var("CLACK_ADMIN_KEY").ok())
+    }
+}
+
+/// Reads a settings file; an unknown key or a bad value is an error naming it.
+fn read_file(path: &Path) -> anyhow::Result<Layer> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("bad settings file {}", path.display()))
+}
+
+impl Settings {
+    /// Resolves every setting from the top layer, else the file, else the default.
+    pub(crate) fn resolve(top: &Layer, file: Layer, admin_key: Option<String>) -> anyhow::Result<Settings> {
+        let d = Settings::default();
+        let metrics_addr = top.metrics_addr.clone().or(file.metrics_addr);
+        let settings = Settings {
+            addr: top.addr.or(file.addr).unwrap_or(d.addr),
+            metrics_addr_is_default: metrics_addr.is_none(),
+            metrics_addr: metrics_addr.unwrap_or(d.metrics_addr),
+            data: top.data.clone().or(file.data).unwrap_or(d.data),
+            durability: top.durability.or(file.durability).unwrap_or(d.durability),
+            request_timeout_ms: top.request_timeout_ms.or(file.request_timeout_ms).unwrap_or(d.request_timeout_ms),
+            concurrency_limit: top.concurrency_limit.or(file.concurrency_limit).unwrap_or(d.concurrency_limit),
+            max_live_games: top.max_live_games.or(file.max_live_games).unwrap_or(d.max_live_games),
+            join_timeout_secs: top.join_timeout_secs.or(file.join_timeout_secs).unwrap_or(d.join_timeout_secs),
+            mode: top.mode.or(file.mode).unwrap_or(d.mode),
+            admin_key_file: top.admin_key_file.clone().or(file.admin_key_file),
+            quota_live_games: top.quota_live_games.or(file.quota_live_games).unwrap_or(d.quota_live_games),
+            quota_bots: top.quota_bots.or(file.quota_bots).unwrap_or(d.quota_bots),
+            quota_versions_per_bot: top
+                .quota_versions_per_bot
+                .or(file.quota_versions_per_bot)
+                .unwrap_or(d.quota_versions_per_bot),
+            quota_match_games_per_minute: top
+                .quota_match_games_per_minute
+                .or(file.quota_match_games_per_minute)
+                .unwrap_or(d.quota_match_games_per_minute),
+            quota_match_games_per_call: top
+                .quota_match_games_per_call
+                .or(file.quota_match_games_per_call)
+                .unwrap_or(d.quota_match_games_per_call),
+            quota_requests_per_second: top
+                .quota_requests_per_second
+                .or(file.quota_requests_per_second)
+                .unwrap_or(d.quota_requests_per_second),
+            grace_secs: top.grace_secs.or(file.grace_secs).unwrap_or(d.grace_secs),
+            log_json: top.log_json.or(file.log_json).unwrap_or(d.log_json),
+            shard: top.shard.clone().or(file.shard).unwrap_or(d.shard),
+            peers: top.peers.clone().or(file.peers).unwrap_or(d.peers),
+            admin_key: admin_key.map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()),
+        };
+        settings.check()?;
+        Ok(settings)
+    }
+
+    /// Checks what the types alone do not, naming the key.
+    fn check(&self) -> anyhow::Result<()> {
+        for (key, secs) in [("join-timeout-secs", self.join_timeout_secs), ("grace-secs", self.grace_secs)] {
+            if !(secs.is_finite() && secs >= 0.0) {
+                anyhow::bail!("{key} must be a number of seconds, 0 or more (not {secs})");
+            }
+        }
+        self.metrics_socket()?;
+        Ok(())
+    }
+
+    /// Where `/metrics` is served, if anywhere.
+    pub(crate) fn metrics_socket(&self) -> anyhow::Result<Option<SocketAddr>> {
+        match self.metrics_addr.trim() {
+            "" | "off" => Ok(None),
+            addr => addr.parse().map(Some).with_context(|| {
+                format!("metrics-addr must be an address like 127.0.0.1:9464, or \"off\" (not {addr:?})")
+            }),
+        }
+    }
+
+    pub(crate) fn quotas(&self) -> Quotas {
+        Quotas {
+            live_games: self.quota_live_games,
+            bots: self.quota_bots,
+            versions_per_bot: self.quota_versions_per_bot,
+            match_games_per_minute: self.quota_match_games_per_minute,
+            match_games_per_call: self.quota_match_games_per_call,
+            requests_per_second: self.quota_requests_per_second,
+        }
+    }
+
+    /// The settings as a TOML file would give them, secrets masked in a comment.
+    pub(crate) fn to_toml(&self) -> anyhow::Result<String> {
+        let body = toml::to_string(self).context("the settings do not print as TOML")?;
+        let secret = match &self.admin_key {
+            Some(_) => "# admin key: set by CLACK_ADMIN_KEY (masked: ********)",
+            None => "# admin key: CLACK_ADMIN_KEY is not set",
+        };
+        Ok(format!(
+            "# clack serve: resolved settings (flag > CLACK_* environment > --config file > default)\n{body}{secret}\n"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn layer(flags: &[&str]) -> Layer {
+        let cli = Cli::try_parse_from(std::iter::once("serve").chain(flags.iter().copied())).expect("flags parse");
+        cli.args.settings
+    }
+
+    #[test]
+    fn a_flag_beats_the_file_and_the_file_beats_the_default() {
+        let file: Layer = toml::from_str("durability = \"sync\"\nmax-live-games = 7\nshard = \"b\"").expect("toml");
+        let settings = Settings::resolve(&layer(&["--max-live-games", "9"]), file, None).expect("resolves");
+        assert_eq!(settings.max_live_games, 9, "the flag wins");
+        assert_eq!(settings.durability, Durability::Sync, "the file beats the default");
+        assert_eq!(settings.shard, "b");
+        assert_eq!(settings.request_timeout_ms, 10_000, "the default fills the rest");
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_that_names_it() {
+        let error = toml::from_str::<Layer>("max-live-gmes = 7").expect_err("a typo");
+        assert!(error.to_string().contains("max-live-gmes"), "{error}");
+    }
+
+    #[test]
+    fn log_json_is_a_flag_and_a_boolean() {
+        assert_eq!(layer(&["--log-json"]).log_json, Some(true));
+        assert_eq!(layer(&["--log-json=false"]).log_json, Some(false));
+        assert_eq!(layer(&[]).log_json, None);
+    }
+
+    #[test]
+    fn metrics_can_be_turned_off_and_a_bad_address_is_refused() {
+        for off in ["off", ""] {
+            let settings = Settings::resolve(&layer(&["--metrics-addr", off]), Layer::default(), None).expect("ok");
+            assert_eq!(settings.metrics_socket().expect("valid"), None);
+        }
+        let error = Settings::resolve(&layer(&["--metrics-addr", "nowhere"]), Layer::default(), None);
+        assert!(error.expect_err("refused").to_string().contains("metrics-addr"));
+    }
+
+    #[test]
+    fn the_printed_settings_read_back_as_a_file_and_hide_the_admin_key() {
+        let settings = Settings::resolve(&layer(&["--grace-secs", "2.5"]), Layer::default(), Some("s3cret".into()))
+            .expect("resolves");
+        let printed = settings.to_toml().expect("prints");
+        assert!(!printed.contains("s3cret"), "{printed}");
+        let again = Settings::resolve(&Layer::default(), toml::from_str(&printed).expect("reads back"), None)
+            .expect("resolves");
+        assert_eq!(toml::to_string(&again).expect("prints"), toml::to_string(&settings).expect("prints"));
+        assert_eq!(again.grace_secs, 2.5);
+    }
+}
