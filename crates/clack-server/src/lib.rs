@@ -3,9 +3,9 @@
 //! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), who is asking
 //! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
 //! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
-//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]) and the tower stack and
-//! shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
-//! store keeps bytes.
+//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]), the browser's way in
+//! ([`web`]: gRPC-Web and the app's files) and the tower stack and shutdown ([`serve`]). It
+//! does not know the rules beyond the `clack-rules` API, nor how the store keeps bytes.
 
 pub mod access;
 pub mod actor;
@@ -19,6 +19,7 @@ pub mod policy;
 pub mod quota;
 pub mod service;
 pub mod view;
+pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -46,11 +47,18 @@ pub struct ServeConfig {
     /// How long open streams and calls get to finish once shutdown starts; then the server
     /// stops regardless.
     pub grace: Duration,
+    /// Whether the web app is served on the same port (gRPC-Web is served either way).
+    pub web_app: bool,
 }
 
 impl Default for ServeConfig {
     fn default() -> ServeConfig {
-        ServeConfig { request_timeout: Duration::from_secs(10), concurrency_limit: 4096, grace: Duration::from_secs(5) }
+        ServeConfig {
+            request_timeout: Duration::from_secs(10),
+            concurrency_limit: 4096,
+            grace: Duration::from_secs(5),
+            web_app: true,
+        }
     }
 }
 
@@ -130,15 +138,21 @@ pub async fn serve(
     let grace_watch = closed.clone();
     let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
     let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed };
-    let server = tonic::transport::Server::builder()
-        .layer(layers)
+    let mut grpc = tonic::service::Routes::default()
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(GameServiceServer::new(games))
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
-        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }))
-        .add_optional_service(bots.map(|library| BotServiceServer::new(service::BotApi { library, gate })))
+        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }));
+    if let Some(library) = bots {
+        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate }));
+    }
+    // HTTP/1.1 too: browsers speak gRPC-Web and fetch the app's files over it.
+    let server = tonic::transport::Server::builder()
+        .accept_http1(true)
+        .layer(layers)
+        .add_routes(web::routes(grpc, config.web_app))
         .serve_with_incoming_shutdown(incoming(listener), async move {
             shutdown.await;
             // Open streams end now (UNAVAILABLE), so that the connections they hold can close.

@@ -55,6 +55,9 @@ pub(crate) struct Args {
     /// Seconds open calls and streams get to finish on shutdown before the server stops anyway.
     #[arg(long, default_value_t = 5.0, env = "CLACK_GRACE_SECS")]
     grace_secs: f64,
+    /// Serve gRPC only: no web app on the port (gRPC-Web still answers).
+    #[arg(long, env = "CLACK_NO_WEB")]
+    no_web: bool,
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
@@ -156,11 +159,15 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
     let addr = listener.local_addr()?;
     println!("listening on {addr}");
+    if !args.no_web {
+        tracing::info!(url = %format!("http://{addr}/"), "web app");
+    }
     tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, "clack serving");
     let config = ServeConfig {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         concurrency_limit: args.concurrency_limit,
         grace,
+        web_app: !args.no_web,
     };
     clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await.map_err(|e| anyhow::anyhow!(e))?;
     Ok(())

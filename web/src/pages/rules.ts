@@ -1,0 +1,20 @@
+// The rules of both games: the project's own docs/rules markdown, rendered at build time.
+import rules from "virtual:rules";
+import { h } from "../dom";
+
+export function rulesPage(root: HTMLElement, which: string): void {
+  const game = which === "streets" ? "streets" : "straight";
+  const article = h("article", { class: "rules" });
+  article.innerHTML = rules[game];
+  root.append(
+    h(
+      "div",
+      { class: "tabs" },
+      h("a", { href: "/rules/straight", class: game === "straight" ? "tab active" : "tab" }, "Straight Dominoes"),
+      h("a", { href: "/rules/streets", class: game === "streets" ? "tab active" : "tab" }, "Streets and Avenues"),
+    ),
+    article,
+  );
+  document.title = `Rules · ${game === "straight" ? "Straight Dominoes" : "Streets and Avenues"} · Clack`;
+  if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+}
