@@ -138,7 +138,7 @@ pub async fn serve(
     let grace_watch = closed.clone();
     let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
     let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed };
-    let mut grpc = tonic::service::Routes::default()
+    let mut grpc = web::no_routes()
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

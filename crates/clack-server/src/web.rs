@@ -15,6 +15,12 @@ use tonic::service::Routes;
 #[folder = "../../web/dist"]
 struct Assets;
 
+/// An empty set of gRPC routes to add services to. Not `Routes::default()`: that brings a
+/// fallback of its own, and [`routes`] adds the one that serves the app.
+pub fn no_routes() -> Routes {
+    Routes::from(axum::Router::new())
+}
+
 /// Every service in `grpc` answers both gRPC and gRPC-Web; with `app`, every other path serves
 /// the single-page app.
 ///

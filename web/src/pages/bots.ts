@@ -100,7 +100,7 @@ function botTable(list: BotSummary[]): HTMLElement {
 function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
   const kind = h("select", {}, h("option", { value: "1" }, "Straight Dominoes"), h("option", { value: "2" }, "Streets and Avenues"));
   const players = h("select", {}, ...[2, 3, 4].map((n) => h("option", { value: n }, `${n} players`)));
-  const count = h("input", { type: "number", min: 1, max: 200, value: 10 });
+  const count = h("input", { type: "number", min: 1, max: 200, value: 10, "data-testid": "match-games" });
   const seats = h("div", { class: "seat-specs" });
   const out = h("div", { "data-testid": "match-result" });
   function drawSeats(): void {

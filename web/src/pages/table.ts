@@ -293,7 +293,23 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     for (const a of choice) buttons.push(h("button", { class: "choice", onclick: () => void act(a) }, actionText(a)));
     if (me !== undefined && !finished) buttons.push(h("button", { class: "quiet", onclick: () => void resign() }, "Resign"));
 
-    if (me !== undefined) {
+    if (finished) {
+      const winners = v.winners.map((w) => (w === me ? "you" : seatName(v, w)));
+      fill(
+        el.play,
+        h(
+          "div",
+          { class: "result", "data-testid": "result" },
+          h("b", {}, winners.length ? `Game over: ${winners.join(" and ")} won.` : "Game over: no winner."),
+          " Scores ",
+          v.scores.join(" – "),
+          ". ",
+          h("a", { href: `/replay/${encodeURIComponent(gameId)}` }, "Step through the replay"),
+          ", every hand shown.",
+        ),
+        message && !message.startsWith("You scored") ? h("p", { class: "message" }, message) : null,
+      );
+    } else if (me !== undefined) {
       const hand = handRow(v.hand, 34, (t) => {
         const k = key(t);
         return [playable.has(k) ? "legal" : "", selected === k ? "selected" : ""].join(" ");
