@@ -172,6 +172,7 @@ await step("watch: a spectator's tab updates live while two other tabs play", as
   const alice = await open("/");
   const id = await createFromLobby(alice, "1", {}, ["", ""]);
   const bob = await open(`/table/${id}`);
+  await bob.fill(".join input[name=name]", "bob");
   await bob.locator("[data-join='1']").click();
   await bob.locator(".my-hand").waitFor();
   const watcher = await open(`/table/${id}`);

@@ -114,8 +114,9 @@ export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = 
       ),
     );
   }
-  const minX = Math.min(...boxes.map((b) => b.x)) - 0.5;
-  const maxX = Math.max(...boxes.map((b) => b.x + b.w)) + 0.5;
+  // At least 18 squares across, so that the first tiles are not drawn huge.
+  const minX = Math.min(-9, ...boxes.map((b) => b.x)) - 0.5;
+  const maxX = Math.max(9, ...boxes.map((b) => b.x + b.w)) + 0.5;
   const minY = Math.min(-3, ...boxes.map((b) => b.y)) - 0.5;
   const maxY = Math.max(3, ...boxes.map((b) => b.y + b.h)) + 0.5;
   const svg = s("svg", {

@@ -84,10 +84,11 @@ export function drawStreets(board: StreetsBoard, targets: Target[] = []): SVGSVG
   const blocks = findBlocks(spots);
   const boxes = [...spots, ...targets.map((t) => t.spot)].map(spotBox);
   if (boxes.length === 0) boxes.push({ x: 0, y: 0, w: 1, h: 2, vertical: true });
-  const minX = Math.min(...boxes.map((b) => b.x)) - 1;
-  const maxX = Math.max(...boxes.map((b) => b.x + b.w)) + 1;
-  const minY = Math.min(...boxes.map((b) => b.y)) - 1;
-  const maxY = Math.max(...boxes.map((b) => b.y + b.h)) + 1;
+  // At least 19 squares across and 12 down, so that the first tiles are not drawn huge.
+  const minX = Math.min(-9, ...boxes.map((b) => b.x)) - 1;
+  const maxX = Math.max(10, ...boxes.map((b) => b.x + b.w)) + 1;
+  const minY = Math.min(-5, ...boxes.map((b) => b.y)) - 1;
+  const maxY = Math.max(7, ...boxes.map((b) => b.y + b.h)) + 1;
   const svg = s("svg", {
     class: "board streets",
     viewBox: `${minX * U} ${minY * U} ${(maxX - minX) * U} ${(maxY - minY) * U}`,

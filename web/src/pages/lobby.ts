@@ -90,8 +90,9 @@ function gameTable(list: GameSummary[]): HTMLElement {
     const finished = g.status === GameStatus.FINISHED;
     const href = `/${finished ? "replay" : "table"}/${encodeURIComponent(g.gameId)}`;
     const seats = g.seats.map((s) => {
-      const label = s.bot ? `🤖 ${s.bot.botId}` : s.taken ? s.name || `seat ${s.seat}` : "open";
-      return h("span", { class: `chip ${s.taken ? "" : "open"} ${g.winners.includes(s.seat) ? "winner" : ""}`.trim() }, label);
+      const label = s.bot ? s.bot.botId : s.taken ? s.name || `seat ${s.seat}` : "open seat";
+      const cls = ["chip", s.taken ? "" : "open", s.bot ? "bot" : "", g.winners.includes(s.seat) ? "winner" : ""].filter(Boolean).join(" ");
+      return h("span", { class: cls, title: g.winners.includes(s.seat) ? "winner" : "" }, s.bot ? h("small", { class: "bot-tag" }, "BOT") : null, label, g.winners.includes(s.seat) ? " ★" : "");
     });
     return h(
       "tr",
@@ -118,15 +119,15 @@ function createForm(signal: AbortSignal): HTMLElement {
     players: select("players", [["2", "2"], ["3", "3"], ["4", "4"]], "2"),
     teams: yesNo("teams"),
     target: num("target", "250", 5, 1000),
-    spinner: select("spinner", [["0", "default (first tile)"], ["1", "first tile"], ["2", "first double"], ["3", "none"]]),
+    spinner: select("spinner", [["0", "default (first tile)"], ["1", "first tile"], ["2", "first double"], ["3", "none"]], "0"),
     sidesOpen: yesNo("spinner_sides_open_immediately"),
     mayDraw: yesNo("may_draw_when_able"),
-    blocked: select("blocked_scoring", [["0", "default (net)"], ["1", "net"], ["2", "opponents"]]),
+    blocked: select("blocked_scoring", [["0", "default (net)"], ["1", "net"], ["2", "opponents"]], "0"),
     reserve: num("boneyard_reserve", "2", 0, 20),
     finishRound: yesNo("finish_round_at_target"),
   };
   const streets = {
-    set: select("set", [["0", "default (double-nine)"], ["1", "double-nine"], ["2", "double-twelve"]]),
+    set: select("set", [["0", "default (double-nine)"], ["1", "double-nine"], ["2", "double-twelve"]], "0"),
     players: select("players", [2, 3, 4, 5, 6, 7].map((n): [string, string] => [String(n), String(n)]), "2"),
     mayPass: yesNo("may_pass_when_able"),
   };

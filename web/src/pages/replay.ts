@@ -63,7 +63,7 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     fill(head, h("h1", {}, `Replay: ${created ? kindName(created.kind) : "game"}`), h("p", { class: "muted" }, `game ${gameId} · ${events.length} events · `, h("a", { href: `/table/${encodeURIComponent(gameId)}` }, "the table")));
     slider.max = String(events.length);
     slider.addEventListener("input", () => void show(Number(slider.value)));
-    fill(controls, step("⏮", () => 1, "first"), step("◀", () => at - 1, "previous"), slider, step("▶", () => at + 1, "next"), step("⏭", () => events.length, "last"), label);
+    fill(controls, step("« First", () => 1, "first"), step("‹ Back", () => at - 1, "previous"), slider, step("Next ›", () => at + 1, "next"), step("Last »", () => events.length, "last"), label);
     const name = (seat: number) => (shown ? seatName(shown, seat) : `seat ${seat}`);
     fill(
       list,
