@@ -124,6 +124,23 @@ describe("hidden information", () => {
   });
 });
 
+describe("clocks", () => {
+  it("shows each clocked seat's time, the seat to act counting down to its deadline", () => {
+    const view = create(ViewSchema, { handSizes: [7, 7], toMove: 1, seats: [{ seat: 0 }, { seat: 1 }] });
+    // The clock fields as the turn-clock proto adds them to View.
+    Object.assign(view, { clocks: [{ seat: 0, remainingMillis: 65_000n }, { seat: 1, remainingMillis: 30_000n }], deadlineUnixMillis: BigInt(Date.now() + 9_500) });
+    const panel = seatsPanel(view, 0, false);
+    expect(panel.querySelector("[data-seat='0'] .clock")?.textContent).toBe("1:05");
+    const running = panel.querySelector("[data-seat='1'] .clock.running");
+    expect(running?.textContent).toBe("0:10");
+  });
+
+  it("shows no clock for a game without one", () => {
+    const view = create(ViewSchema, { handSizes: [7, 7], seats: [{ seat: 0 }, { seat: 1 }] });
+    expect(seatsPanel(view, 0, false).querySelectorAll(".clock").length).toBe(0);
+  });
+});
+
 describe("notation", () => {
   it("writes actions as the rules do", () => {
     const play = create(ActionSchema, { game: { case: "straight", value: { kind: StraightAction_Kind.PLAY, tile: tile(1, 3), arm: Arm.WEST, matched: 3 } } });

@@ -2,6 +2,7 @@
 //! browser tests (web/tests/browser.mjs: Chromium driven by playwright-core) against the real
 //! binary, over a store that holds 1,000 games so that the lobby is measured paged.
 //!
+//! Also runs the component tests of the board drawings (vitest, web/tests/*.test.ts).
 //! Needs Node, `npm ci` in web/ and Debian's Chromium (`apt-get install chromium`); `.ci/run`
 //! installs them. Screenshots go to target/web-screenshots/.
 #![allow(clippy::unwrap_used)]
@@ -90,6 +91,20 @@ fn browser_missing(root: &Path) -> Option<String> {
         return Some(format!("no Chromium at {chromium}: `apt-get install -y chromium` (or set CHROMIUM)"));
     }
     None
+}
+
+#[test]
+fn the_board_drawings_pass_their_component_tests() {
+    let root = root();
+    if let Some(missing) = browser_missing(&root) {
+        panic!("the component tests need Node and web/node_modules: {missing}");
+    }
+    let web = root.join("web");
+    // The TypeScript client is generated from proto/, never kept in git.
+    let generated = Command::new(web.join("node_modules/.bin/buf")).arg("generate").current_dir(&web).status();
+    assert!(generated.expect("buf runs").success(), "buf generate failed in web/");
+    let status = Command::new(web.join("node_modules/.bin/vitest")).arg("run").current_dir(&web).status();
+    assert!(status.expect("vitest runs").success(), "the component tests (vitest, web/tests/*.test.ts) failed");
 }
 
 #[test]

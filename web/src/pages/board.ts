@@ -53,6 +53,31 @@ export function backsRow(count: number, u = 14): HTMLElement {
   return h("div", { class: "tiles" }, svg, count > shown ? h("span", { class: "more" }, `+${count - shown}`) : null);
 }
 
+/**
+ * Turn clocks, read only where the view carries them: `View.clocks` and
+ * `View.deadline_unix_millis` come with the turn-clock work on the proto; until then (and for
+ * games without a time control) no clock is shown.
+ */
+interface Clocked {
+  clocks?: Array<{ seat: number; remainingMillis: bigint }>;
+  deadlineUnixMillis?: bigint;
+}
+
+export function clockText(millis: number): string {
+  const total = Math.max(0, Math.ceil(millis / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+function clock(view: View, seat: number): HTMLElement | null {
+  const clocked = view as unknown as Clocked;
+  const mine = clocked.clocks?.find((c) => c.seat === seat);
+  if (!mine) return null;
+  const deadline = view.toMove === seat && clocked.deadlineUnixMillis !== undefined ? Number(clocked.deadlineUnixMillis) : undefined;
+  const left = deadline !== undefined ? deadline - Date.now() : Number(mine.remainingMillis);
+  // A running clock carries its deadline; the table page counts it down.
+  return h("span", { class: deadline !== undefined ? "clock running" : "clock", "data-deadline": deadline }, clockText(left));
+}
+
 /** The seats: name, score, hand size, whose turn it is; `hands` (replay) shows every hand. */
 export function seatsPanel(view: View, me: number | undefined, showHands: boolean): HTMLElement {
   const rows = view.seats.map((_, i) => {
@@ -74,6 +99,7 @@ export function seatsPanel(view: View, me: number | undefined, showHands: boolea
         h("span", { class: "seat-name" }, seatName(view, i), i === me ? h("span", { class: "you" }, "you") : null),
         turn ? h("span", { class: "turn" }, "to move") : null,
         won ? h("span", { class: "won" }, "winner") : null,
+        clock(view, i),
       ),
       h(
         "div",

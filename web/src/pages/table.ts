@@ -10,7 +10,7 @@ import { spotKey, type Target } from "../draw/streets";
 import type { Event } from "../gen/clack/v1/events_pb";
 import { ActView, GameStatus, type View } from "../gen/clack/v1/game_service_pb";
 import { StraightAction_Kind, StreetsAction_Kind, type Action, type Tile } from "../gen/clack/v1/types_pb";
-import { boardFacts, boardSvg, handRow, seatName, seatsPanel } from "./board";
+import { boardFacts, boardSvg, clockText, handRow, seatName, seatsPanel } from "./board";
 
 interface Legal {
   actions: Action[];
@@ -360,6 +360,12 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
       ...r.hands.map((hand) => h("div", { class: "revealed-hand" }, h("span", {}, seatName(v, hand.seat)), handRow(hand.tiles, 16))),
     );
   }
+
+  // Running clocks count down between events.
+  const ticker = setInterval(() => {
+    for (const el of root.querySelectorAll<HTMLElement>(".clock.running")) el.textContent = clockText(Number(el.dataset.deadline) - Date.now());
+  }, 250);
+  signal.addEventListener("abort", () => clearInterval(ticker));
 
   render();
   restart();
