@@ -21,7 +21,7 @@ function route(): void {
   if (parts[0] === "table" && parts[1]) tablePage(app, parts[1], current.signal);
   else if (parts[0] === "replay" && parts[1]) replayPage(app, parts[1], current.signal);
   else if (parts[0] === "bots") (nav = "bots"), botsPage(app, current.signal);
-  else if (parts[0] === "rules") (nav = "rules"), rulesPage(app, parts[1] ?? "straight");
+  else if (parts[0] === "rules") (nav = "rules"), void rulesPage(app, parts[1] ?? "straight");
   else lobbyPage(app, current.signal);
   for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a")) a.classList.toggle("active", a.dataset.nav === nav);
 }

@@ -1,8 +1,9 @@
-// The rules of both games: the project's own docs/rules markdown, rendered at build time.
-import rules from "virtual:rules";
+// The rules of both games: the project's own docs/rules markdown, rendered at build time. They
+// are most of the app's bytes, so they load only when this page is opened.
 import { h } from "../dom";
 
-export function rulesPage(root: HTMLElement, which: string): void {
+export async function rulesPage(root: HTMLElement, which: string): Promise<void> {
+  const rules = (await import("virtual:rules")).default;
   const game = which === "streets" ? "streets" : "straight";
   const article = h("article", { class: "rules" });
   article.innerHTML = rules[game];
