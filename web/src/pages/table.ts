@@ -309,6 +309,12 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
         ),
         message && !message.startsWith("You scored") ? h("p", { class: "message" }, message) : null,
       );
+    } else if (v.status === GameStatus.WAITING) {
+      fill(
+        el.play,
+        h("p", {}, h("b", {}, "Waiting for players. "), "Send this page's address to whoever should take the open seats; the game starts when every seat is taken."),
+        message ? h("p", { class: "message", "data-testid": "message" }, message) : null,
+      );
     } else if (me !== undefined) {
       const hand = handRow(v.hand, 34, (t) => {
         const k = key(t);
