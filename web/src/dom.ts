@@ -37,3 +37,8 @@ export function fill(el: Element, ...children: Child[]): void {
   el.replaceChildren();
   apply(el, {}, children);
 }
+
+/** Marks the moment a page first shows its data (`performance` mark "clack:ready"), for load timing. */
+export function ready(): void {
+  if (performance.getEntriesByName("clack:ready").length === 0) performance.mark("clack:ready");
+}

@@ -3,7 +3,7 @@
 // bots to watch (CreateGame with every seat a bot).
 import { bots, keepOwnerToken, ownerHeaders, why } from "../api";
 import { kindName } from "../describe";
-import { fill, h } from "../dom";
+import { fill, h, ready } from "../dom";
 import type { BotSummary } from "../gen/clack/v1/bot_service_pb";
 import { GameKind } from "../gen/clack/v1/types_pb";
 import { games } from "../api";
@@ -36,6 +36,7 @@ export function botsPage(root: HTMLElement, signal: AbortSignal): void {
     fill(table, library.length ? botTable(library) : h("p", { class: "muted" }, "The library is empty."));
     fill(matchBox, matchForm(library, signal));
     document.body.dataset.bots = String(library.length);
+    ready();
   }
 
   async function addExamples(): Promise<void> {

@@ -2,7 +2,7 @@
 // creates a game with any rule option and bots from the library in any seat.
 import { about, bots, games, holdSeat, why } from "../api";
 import { kindName, statusName } from "../describe";
-import { fill, h } from "../dom";
+import { fill, h, ready } from "../dom";
 import type { BotSummary } from "../gen/clack/v1/bot_service_pb";
 import { SeatSpecSchema, type SeatSpec } from "../gen/clack/v1/events_pb";
 import { GameStatus, type GameSummary } from "../gen/clack/v1/game_service_pb";
@@ -58,6 +58,7 @@ export function lobbyPage(root: HTMLElement, signal: AbortSignal): void {
         h("button", { disabled: !reply.nextPageToken, "data-testid": "older", onclick: () => (tokens.push(token), (token = reply.nextPageToken), void load()) }, "Older →"),
       );
       document.body.dataset.lobby = "loaded";
+      ready();
     } catch (e) {
       if (!signal.aborted) fill(list, h("p", { class: "error" }, `Could not list games: ${why(e)}`));
     }

@@ -2,7 +2,7 @@
 // the event list beside the board, and a link to each event (`/replay/<id>?at=<sequence>`).
 import { about, replay, why } from "../api";
 import { eventText, kindName } from "../describe";
-import { fill, h } from "../dom";
+import { fill, h, ready } from "../dom";
 import type { Event as GameEvent } from "../gen/clack/v1/events_pb";
 import type { View } from "../gen/clack/v1/game_service_pb";
 import { boardFacts, boardSvg, seatName, seatsPanel } from "./board";
@@ -48,6 +48,7 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     fill(facts, boardFacts(v));
     fill(seats, seatsPanel(v, undefined, true));
     document.body.dataset.replayAt = String(at);
+    ready();
   }
 
   const step = (label: string, to: () => number, test: string) => h("button", { onclick: () => void show(to()), "data-step": test, title: test }, label);

@@ -1,6 +1,6 @@
 // The rules of both games: the project's own docs/rules markdown, rendered at build time. They
 // are most of the app's bytes, so they load only when this page is opened.
-import { h } from "../dom";
+import { h, ready } from "../dom";
 
 export async function rulesPage(root: HTMLElement, which: string): Promise<void> {
   const rules = (await import("virtual:rules")).default;
@@ -16,6 +16,7 @@ export async function rulesPage(root: HTMLElement, which: string): Promise<void>
     ),
     article,
   );
+  ready();
   document.title = `Rules · ${game === "straight" ? "Straight Dominoes" : "Streets and Avenues"} · Clack`;
   if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
 }

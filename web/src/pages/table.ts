@@ -4,7 +4,7 @@
 import { ConnectError, Code } from "@connectrpc/connect";
 import { about, games, heldSeat, holdSeat, why, type HeldSeat } from "../api";
 import { actionText, eventText, kindName, statusName, tileText } from "../describe";
-import { fill, h } from "../dom";
+import { fill, h, ready } from "../dom";
 import { endKey } from "../draw/straight";
 import { spotKey, type Target } from "../draw/streets";
 import type { Event } from "../gen/clack/v1/events_pb";
@@ -254,6 +254,7 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     }
     const v = view;
     const me = held?.seat;
+    ready();
     const finished = v.status === GameStatus.FINISHED;
     fill(
       el.head,
