@@ -124,6 +124,8 @@ export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = 
     viewBox: `${minX * U} ${minY * U} ${(maxX - minX) * U} ${(maxY - minY) * U}`,
     "data-count": board.count,
   }) as SVGSVGElement;
-  svg.append(layer, targets);
+  // The count is what a player scores on, so it sits on the table itself.
+  const badge = s("text", { class: "count-badge", x: (minX + 0.4) * U, y: (minY + 0.9) * U }, `open-end count ${board.count}`);
+  svg.append(layer, targets, badge);
   return svg;
 }
