@@ -87,7 +87,7 @@ export function seatsPanel(view: View, me: number | undefined, showHands: boolea
     const won = view.winners.includes(i);
     const cls = ["seat", turn ? "to-move" : "", i === me ? "me" : "", won ? "winner" : ""].join(" ").trim();
     let hand: HTMLElement;
-    if (showHands && everyHand && everyHand.tiles.length) hand = handRow(everyHand.tiles, 18);
+    if (showHands && everyHand && everyHand.tiles.length) hand = handRow(everyHand.tiles, 24);
     else if (i === me) hand = h("span", { class: "muted" }, `${handSize} tiles (below)`);
     else hand = backsRow(handSize);
     return h(
