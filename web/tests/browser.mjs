@@ -122,6 +122,8 @@ async function playToEnd(page, shotName) {
   for (let i = 0; i < 2000 && (await status(page)) !== "finished"; i++) {
     assert.deepEqual(await strayTiles(page), [], "no tile of another seat is shown");
     assert.equal(await page.locator("[data-hand-seat='1'] [data-tile]").count(), 0, "the bot's hand is face down");
+    const told = await page.locator(".events li").allTextContents();
+    assert.deepEqual(told.filter((line) => /\(bot\) drew \d/.test(line)), [], "the events never name a tile the bot drew");
     if (!shot && moves >= 6 && (await page.locator(".play .turn").count()) > 0 && (await page.locator(".my-hand .tile.legal").count()) > 0) {
       await page.locator(".my-hand .tile.legal").first().click();
       await page.locator(".board-wrap .end.legal, [data-action=discard]").first().waitFor();
@@ -177,6 +179,7 @@ await step("watch: a spectator's tab updates live while two other tabs play", as
   await bob.locator(".my-hand").waitFor();
   const watcher = await open(`/table/${id}`);
   await watcher.locator("[data-status=playing]").waitFor({ timeout: 10000 });
+  assert.equal(await watcher.locator("[data-seat='1'] .seat-name").textContent(), "bob", "the name typed is the seat's name");
   for (let i = 0; i < 6; i++) {
     const before = await sequence(watcher);
     let moved = false;

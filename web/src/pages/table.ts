@@ -81,6 +81,7 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     ),
   );
   el.board.addEventListener("click", onBoardClick);
+  const nameInput = h("input", { name: "name", placeholder: "your name", maxlength: 64, value: localStorage.getItem("clack.name") ?? "" });
   document.title = `Table ${gameId} · Clack`;
 
   function say(text: string): void {
@@ -336,16 +337,16 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
 
     const open = v.seats.filter((seat) => !seat.taken);
     if (me === undefined && open.length && v.status === GameStatus.WAITING) {
-      const name = h("input", { name: "name", placeholder: "your name", maxlength: 64, value: localStorage.getItem("clack.name") ?? "" });
+      // The name field is kept across redraws, so that events arriving do not wipe what is typed.
       fill(
         el.join,
         h("h3", {}, "Take a seat"),
         h(
           "div",
           { class: "buttons" },
-          name,
+          nameInput,
           ...open.map((seat) =>
-            h("button", { "data-join": seat.seat, onclick: () => (localStorage.setItem("clack.name", name.value), void join(seat.seat, name.value || "guest")) }, `Sit in seat ${seat.seat}`),
+            h("button", { "data-join": seat.seat, onclick: () => (localStorage.setItem("clack.name", nameInput.value), void join(seat.seat, nameInput.value || "guest")) }, `Sit in seat ${seat.seat}`),
           ),
         ),
       );
