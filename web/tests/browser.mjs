@@ -81,7 +81,7 @@ async function playOne(page, explain = false) {
     await legal.first().click();
     const targets = page.locator(".board-wrap .end.legal");
     const discard = page.locator("[data-action=discard]");
-    await targets.or(discard).first().waitFor({ timeout: 5000 });
+    await targets.or(discard).first().waitFor({ timeout: 10000 });
     if ((await targets.count()) > 0) {
       await targets.first().click({ force: true });
       const choice = page.locator("button.choice");
@@ -234,6 +234,7 @@ await step("lobby: lists the games, with filters", async () => {
 
 await step("rules: both games' rules, with their diagrams", async () => {
   const page = await open("/rules/straight");
+  await page.locator("article.rules h1").waitFor();
   assert.ok((await page.locator("article.rules img").count()) >= 3);
   await page.screenshot({ path: `${shots}/rules.png` });
   await page.click("a.tab[href='/rules/streets']");

@@ -89,11 +89,22 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     render();
   }
 
+  /** Takes a view unless it is older than the one shown: replies can overtake each other. */
+  function newer(next: View | undefined): boolean {
+    if (!next || (view && next.sequence < view.sequence)) return false;
+    view = next;
+    return true;
+  }
+
+  // Refreshes can overlap (events keep coming while one is in flight); only the latest draws.
+  let ticket = 0;
   async function refresh(): Promise<void> {
+    const mine = ++ticket;
     try {
       const reply = await games.getView({ gameId, seat: held?.seat }, about(gameId, held, signal));
-      view = reply.view;
+      if (mine !== ticket || !newer(reply.view)) return;
       await refreshLegal();
+      if (mine !== ticket) return;
     } catch (e) {
       if (!signal.aborted) say(`Could not load the game: ${why(e)}`);
       return;
@@ -105,6 +116,8 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     legal = undefined;
     if (!view || !held || view.status !== GameStatus.ACTIVE || view.toMove !== held.seat) return;
     const reply = await games.listLegalActions({ gameId, seat: held.seat }, about(gameId, held, signal));
+    // Moves listed for an older position than the one shown are no use.
+    if (reply.sequence < view.sequence) return;
     legal = { actions: reply.actions, sequence: reply.sequence };
     // A selection that no longer has a move is dropped.
     if (selected && !legal.actions.some((a) => key(actionTile(a)) === selected)) selected = undefined;
@@ -205,7 +218,7 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
       );
       selected = undefined;
       message = reply.points ? `You scored ${reply.points}.` : "";
-      if (reply.view) view = reply.view;
+      newer(reply.view);
       await refreshLegal();
     } catch (e) {
       message = `Refused: ${why(e)}`;
