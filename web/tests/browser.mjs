@@ -226,8 +226,11 @@ await step("lobby: lists the games, with filters", async () => {
   await page.locator("body[data-lobby=loaded]").waitFor();
   assert.ok((await page.locator("tr[data-game]").count()) >= 3);
   await page.selectOption("select[name=status]", "3");
-  await page.waitForFunction(() => [...document.querySelectorAll("tr[data-game] .status")].every((s) => s.textContent === "finished"));
+  await page.locator("body[data-lobby=loaded] tr[data-game]").first().waitFor();
+  const statuses = await page.locator("tr[data-game] .status").allTextContents();
+  assert.ok(statuses.length > 0 && statuses.every((s) => s === "finished"), `only finished games: ${statuses}`);
   await page.selectOption("select[name=status]", "0");
+  await page.locator("body[data-lobby=loaded] tr[data-game]").first().waitFor();
   await page.screenshot({ path: `${shots}/lobby.png`, fullPage: false });
   await page.close();
 });

@@ -38,6 +38,7 @@ export function lobbyPage(root: HTMLElement, signal: AbortSignal): void {
   let token = "";
 
   async function load(): Promise<void> {
+    document.body.dataset.lobby = "loading";
     fill(list, h("p", { class: "muted" }, "Loading…"));
     try {
       const reply = await games.listGames(
