@@ -4,8 +4,9 @@
 //! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
 //! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
 //! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]), which shard a game lives
-//! on and listing across shards ([`shard`]), and the tower stack and shutdown ([`serve`]). It does not know the rules beyond the `clack-rules` API, nor how the
-//! store keeps bytes.
+//! on and listing across shards ([`shard`]), the browser's way in ([`web`]: gRPC-Web and the
+//! app's files), metrics ([`metrics`]) and the tower stack and shutdown ([`serve`]). It does not
+//! know the rules beyond the `clack-rules` API, nor how the store keeps bytes.
 
 pub mod access;
 pub mod actor;
@@ -22,6 +23,7 @@ pub mod quota;
 pub mod service;
 pub mod shard;
 pub mod view;
+pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -54,6 +56,8 @@ pub struct ServeConfig {
     pub peers: Vec<shard::Peer>,
     /// Where requests are counted ([`metrics::Metrics::install`]); `None` counts nothing.
     pub metrics: Option<Arc<metrics::Metrics>>,
+    /// Whether the web app is served on the same port (gRPC-Web is served either way).
+    pub web_app: bool,
 }
 
 impl Default for ServeConfig {
@@ -64,6 +68,7 @@ impl Default for ServeConfig {
             grace: Duration::from_secs(5),
             peers: Vec::new(),
             metrics: None,
+            web_app: true,
         }
     }
 }
@@ -148,15 +153,21 @@ pub async fn serve(
     let sessions = Arc::new(play::Sessions::default());
     let shards = Arc::new(shard::Shards::new(hub.shard(), &config.peers)?);
     let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed, sessions, shards };
-    let server = tonic::transport::Server::builder()
-        .layer(layers)
+    let mut grpc = web::no_routes()
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(GameServiceServer::new(games))
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
-        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }))
-        .add_optional_service(bots.map(|library| BotServiceServer::new(service::BotApi { library, gate })))
+        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }));
+    if let Some(library) = bots {
+        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate }));
+    }
+    // HTTP/1.1 too: browsers speak gRPC-Web and fetch the app's files over it.
+    let server = tonic::transport::Server::builder()
+        .accept_http1(true)
+        .layer(layers)
+        .add_routes(web::routes(grpc, config.web_app))
         .serve_with_incoming_shutdown(incoming(listener), async move {
             shutdown.await;
             // Open streams end now (UNAVAILABLE), so that the connections they hold can close.

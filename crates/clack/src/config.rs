@@ -105,6 +105,17 @@ pub(crate) struct Layer {
         value_parser = BoolishValueParser::new(),
     )]
     log_json: Option<bool>,
+    /// Serve gRPC only: no web app on the gRPC port (gRPC-Web still answers; `--no-web` alone
+    /// means true) [default: false].
+    #[arg(
+        long,
+        env = "CLACK_NO_WEB",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_parser = BoolishValueParser::new(),
+    )]
+    no_web: Option<bool>,
     /// This server's shard name, when games are spread over several servers [default: main].
     #[arg(long, env = "CLACK_SHARD")]
     shard: Option<String>,
@@ -136,6 +147,7 @@ pub(crate) struct Settings {
     pub quota_requests_per_second: u32,
     pub grace_secs: f64,
     pub log_json: bool,
+    pub no_web: bool,
     pub shard: String,
     pub peers: String,
     /// The first admin key, from CLACK_ADMIN_KEY; never printed.
@@ -169,6 +181,7 @@ impl Default for Settings {
             quota_requests_per_second: quotas.requests_per_second,
             grace_secs: 5.0,
             log_json: false,
+            no_web: false,
             shard: "main".into(),
             peers: String::new(),
             admin_key: None,
@@ -248,6 +261,7 @@ impl Settings {
                 .unwrap_or(d.quota_requests_per_second),
             grace_secs: top.grace_secs.or(file.grace_secs).unwrap_or(d.grace_secs),
             log_json: top.log_json.or(file.log_json).unwrap_or(d.log_json),
+            no_web: top.no_web.or(file.no_web).unwrap_or(d.no_web),
             shard: top.shard.clone().or(file.shard).unwrap_or(d.shard),
             peers: top.peers.clone().or(file.peers).unwrap_or(d.peers),
             admin_key: admin_key.map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()),

@@ -81,6 +81,9 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     let metrics_listener = metrics_listener(args).await?;
     let addr = listener.local_addr()?;
     println!("listening on {addr}");
+    if !args.no_web {
+        tracing::info!(url = %format!("http://{addr}/"), "web app");
+    }
     tracing::info!(%addr, data = %args.data.display(), ?durability, ?mode, "clack serving");
     let metrics = metrics_listener.is_some().then(|| Metrics::install(&hub, Some(&bots)));
     let metrics_task = match (&metrics, metrics_listener) {
@@ -100,6 +103,7 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
         grace,
         metrics,
         peers,
+        web_app: !args.no_web,
     };
     let served = clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await;
     if let Some(task) = metrics_task {

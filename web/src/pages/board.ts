@@ -1,0 +1,114 @@
+// Pieces shared by the table and the replay: the board of either game, the seats with their
+// scores and hand sizes, and hands (face up only where the viewer may see them).
+import type { View } from "../gen/clack/v1/game_service_pb";
+import type { Tile } from "../gen/clack/v1/types_pb";
+import { h, s } from "../dom";
+import { drawStraight } from "../draw/straight";
+import { drawStreets, type Target } from "../draw/streets";
+import { back, tileSvg } from "../draw/tile";
+import { tileText } from "../describe";
+
+export function seatName(view: View, seat: number): string {
+  const summary = view.seats[seat];
+  if (!summary) return `seat ${seat}`;
+  if (summary.bot) return `${summary.bot.botId} (bot)`;
+  return summary.name || (summary.taken ? `seat ${seat}` : `seat ${seat} (open)`);
+}
+
+/** Which side a seat scores for: with teams (four Straight players) seats 0/2 and 1/3 share. */
+export function sideOf(view: View, seat: number): number {
+  return view.scores.length < view.seats.length && view.scores.length > 0 ? seat % view.scores.length : seat;
+}
+
+/** The board drawing; `legal` are the keys of the targets to highlight for a selected tile. */
+export function boardSvg(view: View, legal: ReadonlySet<string>, streetsTargets: Target[]): SVGSVGElement | HTMLElement {
+  if (view.board.case === "straight") return drawStraight(view.board.value, legal);
+  if (view.board.case === "streets") return drawStreets(view.board.value, streetsTargets);
+  return h("pre", {}, view.boardText);
+}
+
+/** The facts under the board: the count, the boneyard, blocks, discards. */
+export function boardFacts(view: View): HTMLElement {
+  const facts: Array<[string, string | number]> = [];
+  if (view.board.case === "straight") {
+    const b = view.board.value;
+    facts.push(["open-end count", b.count], ["round", b.round], ["boneyard", view.boneyard], ["drawable", b.drawable]);
+  } else if (view.board.case === "streets") {
+    const b = view.board.value;
+    facts.push(["blocks", b.blocks], ["boneyard", view.boneyard], ["discards", b.discards.length ? b.discards.map(tileText).join(" ") : "none"]);
+  }
+  return h("dl", { class: "facts" }, ...facts.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { "data-fact": k }, String(v))]));
+}
+
+/** A row of tiles face up. */
+export function handRow(tiles: Tile[], u = 26, cls: (t: Tile) => string = () => ""): HTMLElement {
+  return h("div", { class: "tiles" }, ...tiles.map((t) => tileSvg(t.low, t.high, u, true, { cls: cls(t) })));
+}
+
+/** A row of face-down tiles: all anyone but their owner sees of a hand. */
+export function backsRow(count: number, u = 14): HTMLElement {
+  const shown = Math.min(count, 14);
+  const svg = s("svg", { class: "backs", width: shown * (u + 3), height: 2 * u, viewBox: `0 0 ${shown * (u + 3)} ${2 * u}` });
+  for (let i = 0; i < shown; i++) svg.append(back(i * (u + 3), 0, true, u));
+  return h("div", { class: "tiles" }, svg, count > shown ? h("span", { class: "more" }, `+${count - shown}`) : null);
+}
+
+/**
+ * Turn clocks, read only where the view carries them: `View.clocks` and
+ * `View.deadline_unix_millis` come with the turn-clock work on the proto; until then (and for
+ * games without a time control) no clock is shown.
+ */
+interface Clocked {
+  clocks?: Array<{ seat: number; remainingMillis: bigint }>;
+  deadlineUnixMillis?: bigint;
+}
+
+export function clockText(millis: number): string {
+  const total = Math.max(0, Math.ceil(millis / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+function clock(view: View, seat: number): HTMLElement | null {
+  const clocked = view as unknown as Clocked;
+  const mine = clocked.clocks?.find((c) => c.seat === seat);
+  if (!mine) return null;
+  const deadline = view.toMove === seat && clocked.deadlineUnixMillis !== undefined ? Number(clocked.deadlineUnixMillis) : undefined;
+  const left = deadline !== undefined ? deadline - Date.now() : Number(mine.remainingMillis);
+  // A running clock carries its deadline; the table page counts it down.
+  return h("span", { class: deadline !== undefined ? "clock running" : "clock", "data-deadline": deadline }, clockText(left));
+}
+
+/** The seats: name, score, hand size, whose turn it is; `hands` (replay) shows every hand. */
+export function seatsPanel(view: View, me: number | undefined, showHands: boolean): HTMLElement {
+  const rows = view.seats.map((_, i) => {
+    const handSize = view.handSizes[i] ?? 0;
+    const everyHand = view.hands.find((hand) => hand.seat === i);
+    const turn = view.toMove === i;
+    const won = view.winners.includes(i);
+    const cls = ["seat", turn ? "to-move" : "", i === me ? "me" : "", won ? "winner" : ""].join(" ").trim();
+    let hand: HTMLElement;
+    if (showHands && everyHand && everyHand.tiles.length) hand = handRow(everyHand.tiles, 24);
+    else if (i === me) hand = h("span", { class: "muted" }, `${handSize} tiles (below)`);
+    else hand = backsRow(handSize);
+    return h(
+      "div",
+      { class: cls, "data-seat": i, "data-hand-seat": i },
+      h(
+        "div",
+        { class: "seat-head" },
+        h("span", { class: "seat-name" }, seatName(view, i), i === me ? h("span", { class: "you" }, "you") : null),
+        turn ? h("span", { class: "turn" }, "to move") : null,
+        won ? h("span", { class: "won" }, "winner") : null,
+        clock(view, i),
+      ),
+      h(
+        "div",
+        { class: "seat-stats" },
+        h("span", {}, "score ", h("b", { "data-score": i }, String(view.scores[sideOf(view, i)] ?? 0))),
+        h("span", {}, "hand ", h("b", { "data-hand-size": i }, String(handSize))),
+      ),
+      hand,
+    );
+  });
+  return h("div", { class: "seats" }, ...rows);
+}

@@ -1,0 +1,94 @@
+// The replay of a finished game: a scrubber and step buttons over GetStateAt, every hand shown,
+// the event list beside the board, and a link to each event (`/replay/<id>?at=<sequence>`).
+import { about, replay, why } from "../api";
+import { eventText, kindName } from "../describe";
+import { fill, h, ready } from "../dom";
+import type { Event as GameEvent } from "../gen/clack/v1/events_pb";
+import type { View } from "../gen/clack/v1/game_service_pb";
+import { boardFacts, boardSvg, seatName, seatsPanel } from "./board";
+
+export function replayPage(root: HTMLElement, gameId: string, signal: AbortSignal): void {
+  document.title = `Replay ${gameId} · Clack`;
+  const head = h("div", { class: "table-head" }, h("h1", {}, "Replay"), h("p", { class: "muted" }, "Loading…"));
+  const controls = h("div", { class: "scrub" });
+  const board = h("div", { class: "board-wrap", "data-testid": "board" });
+  const facts = h("div", {});
+  const seats = h("div", { class: "seats-wrap" });
+  const list = h("ol", { class: "events replay-events", "data-testid": "events" });
+  root.append(head, controls, h("div", { class: "table-layout" }, h("section", { class: "table-main" }, board, facts), h("aside", { class: "table-side" }, seats, h("h3", {}, "Events"), list)));
+
+  let events: GameEvent[] = [];
+  let at = 1;
+  let shown: View | undefined;
+  let ticket = 0;
+  const slider = h("input", { type: "range", min: 1, max: 1, value: 1, "aria-label": "event", "data-testid": "scrubber" });
+  const label = h("span", { class: "at", "data-testid": "at" });
+
+  async function show(sequence: number, push = true): Promise<void> {
+    at = Math.max(1, Math.min(events.length, sequence));
+    slider.value = String(at);
+    label.textContent = `event ${at} of ${events.length}`;
+    if (push) history.replaceState(null, "", `/replay/${encodeURIComponent(gameId)}?at=${at}`);
+    for (const li of list.children) li.classList.toggle("current", Number((li as HTMLElement).dataset.seq) === at);
+    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // Only the answer to the latest request is drawn, however fast the scrubber moves.
+    const mine = ++ticket;
+    try {
+      const reply = await replay.getStateAt({ gameId, sequence: BigInt(at) }, about(gameId, undefined, signal));
+      if (mine !== ticket || !reply.view) return;
+      shown = reply.view;
+      draw(shown);
+    } catch (e) {
+      if (!signal.aborted) fill(board, h("p", { class: "error" }, why(e)));
+    }
+  }
+
+  function draw(v: View): void {
+    fill(board, boardSvg(v, new Set(), []));
+    fill(facts, boardFacts(v));
+    fill(seats, seatsPanel(v, undefined, true));
+    document.body.dataset.replayAt = String(at);
+    ready();
+  }
+
+  const step = (label: string, to: () => number, test: string) => h("button", { onclick: () => void show(to()), "data-step": test, title: test }, label);
+
+  async function load(): Promise<void> {
+    try {
+      events = (await replay.getLog({ gameId }, about(gameId, undefined, signal))).events;
+    } catch (e) {
+      fill(head, h("h1", {}, "Replay"), h("p", { class: "error" }, `${why(e)}`), h("p", {}, h("a", { href: `/table/${encodeURIComponent(gameId)}` }, "Go to the table")));
+      return;
+    }
+    const created = events[0]?.payload.case === "gameCreated" ? events[0].payload.value : undefined;
+    fill(head, h("h1", {}, `Replay: ${created ? kindName(created.kind) : "game"}`), h("p", { class: "muted" }, `game ${gameId} · ${events.length} events · `, h("a", { href: `/table/${encodeURIComponent(gameId)}` }, "the table")));
+    slider.max = String(events.length);
+    slider.addEventListener("input", () => void show(Number(slider.value)));
+    fill(controls, step("« First", () => 1, "first"), step("‹ Back", () => at - 1, "previous"), slider, step("Next ›", () => at + 1, "next"), step("Last »", () => events.length, "last"), label);
+    const name = (seat: number) => (shown ? seatName(shown, seat) : `seat ${seat}`);
+    fill(
+      list,
+      ...events.map((ev) => {
+        const seq = Number(ev.sequence);
+        return h("li", { "data-seq": seq }, h("a", { href: `/replay/${encodeURIComponent(gameId)}?at=${seq}`, onclick: (e: Event) => (e.preventDefault(), void show(seq)) }, h("span", { class: "seq" }, String(seq)), " ", eventText(ev, name)));
+      }),
+    );
+    const wanted = Number(new URLSearchParams(location.search).get("at") ?? events.length);
+    await show(Number.isFinite(wanted) ? wanted : events.length, false);
+    // Names come with the first view; the list is worded again with them.
+    for (const li of list.children) {
+      const seq = Number((li as HTMLElement).dataset.seq);
+      const a = li.querySelector("a");
+      if (a) a.lastChild!.textContent = " " + eventText(events[seq - 1], name);
+    }
+  }
+
+  const keys = (e: KeyboardEvent) => {
+    if ((e.target as Element).tagName === "INPUT" && (e.target as HTMLInputElement).type !== "range") return;
+    if (e.key === "ArrowRight") void show(at + 1);
+    if (e.key === "ArrowLeft") void show(at - 1);
+  };
+  document.addEventListener("keydown", keys);
+  signal.addEventListener("abort", () => document.removeEventListener("keydown", keys));
+  void load();
+}

@@ -1,0 +1,4 @@
+declare module "virtual:rules" {
+  const rules: { straight: string; streets: string };
+  export default rules;
+}

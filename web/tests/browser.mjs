@@ -1,0 +1,282 @@
+// Browser tests: Debian's Chromium driven by playwright-core against a running `clack serve`.
+// Plays a game against a bot to the end by clicking, watches another game update live from a
+// third tab, steps through a replay, and checks on every step that no page shows another
+// seat's tiles. Screenshots of each page go to $CLACK_SHOTS (default target/web-screenshots).
+//
+//   CLACK_URL=http://127.0.0.1:50051 node web/tests/browser.mjs
+//
+// Run by crates/clack/tests/web.rs, which starts the server first.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const base = process.env.CLACK_URL;
+if (!base) throw new Error("set CLACK_URL to a running clack serve, e.g. http://127.0.0.1:50051");
+const shots = resolve(process.env.CLACK_SHOTS ?? resolve(here, "../../target/web-screenshots"));
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM)`);
+let chromium;
+try {
+  ({ chromium } = await import("playwright-core"));
+} catch {
+  throw new Error("playwright-core is missing: run `npm ci` in web/");
+}
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const errors = [];
+const results = [];
+
+async function open(path) {
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push(`${path}: ${e.message}`));
+  await page.goto(base + path);
+  return page;
+}
+
+async function step(name, body) {
+  const started = Date.now();
+  try {
+    await body();
+    results.push([name, true]);
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    results.push([name, false]);
+    console.log(`FAIL ${name}: ${e.stack ?? e}`);
+  }
+}
+
+/** Tiles face up anywhere but the board, the viewer's own hand and a finished round's reveal. */
+async function strayTiles(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("[data-tile]")]
+      .filter((t) => !t.closest(".board-wrap, .my-hand, .revealed"))
+      .map((t) => t.getAttribute("data-tile")),
+  );
+}
+
+const sequence = (page) => page.locator("[data-sequence]").textContent().then(Number);
+const status = (page) => page.locator("[data-status]").getAttribute("data-status");
+
+/** Makes one move by clicking, if it is this page's turn; returns whether it moved. */
+async function playOne(page, explain = false) {
+  if ((await page.locator(".play .turn").count()) === 0) return false;
+  const before = await sequence(page);
+  const legal = page.locator(".my-hand .tile.legal");
+  if (explain) {
+    const illegal = page.locator(".my-hand .tile:not(.legal)");
+    if ((await illegal.count()) > 0) {
+      await illegal.first().click();
+      const said = await page.locator("[data-testid=message]").textContent();
+      assert.match(said, /cannot be played|fits no free place/, "an illegal tile says why");
+    }
+  }
+  if ((await legal.count()) > 0) {
+    await legal.first().click();
+    const targets = page.locator(".board-wrap .end.legal");
+    const discard = page.locator("[data-action=discard]");
+    await targets.or(discard).first().waitFor({ timeout: 10000 });
+    if ((await targets.count()) > 0) {
+      await targets.first().click({ force: true });
+      const choice = page.locator("button.choice");
+      if ((await choice.count()) > 0) await choice.first().click();
+    } else await discard.click();
+  } else {
+    const button = page.locator("[data-action=draw], [data-action=pass]");
+    await button.first().click();
+  }
+  await page.waitForFunction((b) => Number(document.querySelector("[data-sequence]")?.textContent) > b, before, { timeout: 10000 });
+  return true;
+}
+
+/** Creates a game from the lobby form: `fields` are select or input names and values. */
+async function createFromLobby(page, game, fields, seats) {
+  await page.locator("body[data-lobby=loaded]").waitFor();
+  await page.selectOption("form[data-testid=create] select[name=game]", game);
+  for (const [name, value] of Object.entries(fields)) {
+    const el = page.locator(`form[data-testid=create] [name=${name}]`);
+    if ((await el.evaluate((e) => e.tagName)) === "SELECT") await el.selectOption(value);
+    else await el.fill(value);
+  }
+  // Seat selects fill in once the bot library has answered.
+  await page.locator("form[data-testid=create] select[name=seat0]").waitFor();
+  await page.waitForFunction(() => document.querySelectorAll("form[data-testid=create] select[name=seat1] option").length > 1, null, { timeout: 5000 }).catch(() => {});
+  for (const [i, bot] of seats.entries()) await page.selectOption(`form[data-testid=create] select[name=seat${i}]`, bot);
+  await page.fill("form[data-testid=create] input[name=name]", "ada");
+  await page.click("form[data-testid=create] button[type=submit]");
+  await page.waitForURL(/\/table\//);
+  await page.locator("[data-sequence]").waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split("/").pop());
+}
+
+/** Plays the game on `page` to its end by clicking, checking hidden tiles on every step. */
+async function playToEnd(page, shotName) {
+  let moves = 0;
+  let shot = false;
+  for (let i = 0; i < 2000 && (await status(page)) !== "finished"; i++) {
+    assert.deepEqual(await strayTiles(page), [], "no tile of another seat is shown");
+    assert.equal(await page.locator("[data-hand-seat='1'] [data-tile]").count(), 0, "the bot's hand is face down");
+    const told = await page.locator(".events li").allTextContents();
+    assert.deepEqual(told.filter((line) => /\(bot\) drew \d/.test(line)), [], "the events never name a tile the bot drew");
+    if (!shot && moves >= 6 && (await page.locator(".play .turn").count()) > 0 && (await page.locator(".my-hand .tile.legal").count()) > 0) {
+      await page.locator(".my-hand .tile.legal").first().click();
+      await page.locator(".board-wrap .end.legal, [data-action=discard]").first().waitFor();
+      await page.screenshot({ path: `${shots}/${shotName}`, fullPage: true });
+      await page.locator(".my-hand .tile.selected").first().click(); // unselect
+      shot = true;
+    }
+    if (await playOne(page, moves === 2)) moves++;
+    else await page.waitForTimeout(50);
+  }
+  assert.equal(await status(page), "finished", "the game was played to its end");
+  assert.ok(moves > 0, "moves were made by clicking");
+  return moves;
+}
+
+let straightId;
+
+await step("bots page: add the example bots from the library", async () => {
+  const page = await open("/bots");
+  await page.click("[data-testid=add-examples]");
+  await page.locator("body[data-bots='6']").waitFor({ timeout: 15000 });
+  assert.equal(await page.locator("tr[data-bot=straight-greedy]").count(), 1);
+  await page.screenshot({ path: `${shots}/bots.png`, fullPage: true });
+  await page.close();
+});
+
+await step("lobby: create a Straight game against a bot and play it to the end by clicking", async () => {
+  const page = await open("/");
+  straightId = await createFromLobby(page, "1", { target: "50" }, ["", "straight-greedy"]);
+  const moves = await playToEnd(page, "table-straight.png");
+  await page.screenshot({ path: `${shots}/table-straight-finished.png`, fullPage: true });
+  console.log(`     ${moves} moves clicked in game ${straightId}`);
+  await page.close();
+});
+
+await step("lobby: create a Streets and Avenues game against a bot and play it to the end", async () => {
+  const page = await open("/");
+  const id = await createFromLobby(page, "2", {}, ["", "streets-greedy"]);
+  const moves = await playToEnd(page, "table-streets.png");
+  const blocks = await page.locator("svg.board.streets").getAttribute("data-blocks");
+  assert.equal(await page.locator("svg.board.streets .block").count(), Number(blocks), "every block is shaded");
+  await page.screenshot({ path: `${shots}/table-streets-finished.png`, fullPage: true });
+  console.log(`     ${moves} moves clicked in game ${id}, ${blocks} blocks`);
+  await page.close();
+});
+
+await step("watch: a spectator's tab updates live while two other tabs play", async () => {
+  const alice = await open("/");
+  const id = await createFromLobby(alice, "1", {}, ["", ""]);
+  const bob = await open(`/table/${id}`);
+  await bob.fill(".join input[name=name]", "bob");
+  await bob.locator("[data-join='1']").click();
+  await bob.locator(".my-hand").waitFor();
+  const watcher = await open(`/table/${id}`);
+  await watcher.locator("[data-status=playing]").waitFor({ timeout: 10000 });
+  assert.equal(await watcher.locator("[data-seat='1'] .seat-name").textContent(), "bob", "the name typed is the seat's name");
+  for (let i = 0; i < 6; i++) {
+    const before = await sequence(watcher);
+    let moved = false;
+    for (let tries = 0; !moved && tries < 200; tries++) {
+      moved = (await playOne(alice)) || (await playOne(bob));
+      if (!moved) await alice.waitForTimeout(50);
+    }
+    assert.ok(moved, "one of the two seats could move");
+    await watcher.waitForFunction((b) => Number(document.querySelector("[data-sequence]")?.textContent) > b, before, { timeout: 10000 });
+    assert.deepEqual(await strayTiles(watcher), [], "the spectator sees no hand");
+    assert.deepEqual(await strayTiles(alice), [], "a player sees only their own hand");
+  }
+  assert.equal(await watcher.locator(".my-hand").count(), 0, "the spectator has no hand");
+  assert.ok((await watcher.locator(".board-wrap [data-tile]").count()) > 0, "the spectator's board shows the tiles played");
+  await watcher.screenshot({ path: `${shots}/watch.png`, fullPage: true });
+  await Promise.all([alice.close(), bob.close(), watcher.close()]);
+});
+
+await step("replay: open the finished game, step and scrub through it, every hand shown", async () => {
+  const page = await open(`/replay/${straightId}?at=5`);
+  await page.locator("body[data-replay-at='5']").waitFor();
+  await page.click("[data-step=first]");
+  await page.locator("body[data-replay-at='1']").waitFor();
+  for (let i = 2; i <= 6; i++) {
+    await page.click("[data-step=next]");
+    await page.locator(`body[data-replay-at='${i}']`).waitFor();
+    assert.equal(await page.locator(".events li.current").getAttribute("data-seq"), String(i));
+  }
+  const total = await page.locator("[data-testid=scrubber]").getAttribute("max");
+  const middle = Math.floor(Number(total) / 2);
+  await page.locator("[data-testid=scrubber]").fill(String(middle));
+  await page.locator(`body[data-replay-at='${middle}']`).waitFor();
+  const hands = await page.locator(".seats [data-hand-seat] [data-tile]").count();
+  assert.ok(hands > 0, "the replay shows the hands");
+  assert.match(page.url(), new RegExp(`at=${middle}$`), "the address links to the event shown");
+  await page.screenshot({ path: `${shots}/replay.png`, fullPage: true });
+  await page.click("[data-step=last]");
+  await page.locator(`body[data-replay-at='${total}']`).waitFor();
+  await page.close();
+});
+
+await step("lobby: lists the games, with filters", async () => {
+  const page = await open("/");
+  await page.locator("body[data-lobby=loaded]").waitFor();
+  assert.ok((await page.locator("tr[data-game]").count()) >= 3);
+  await page.selectOption("select[name=status]", "3");
+  await page.locator("body[data-lobby=loaded] tr[data-game]").first().waitFor();
+  const statuses = await page.locator("tr[data-game] .status").allTextContents();
+  assert.ok(statuses.length > 0 && statuses.every((s) => s === "finished"), `only finished games: ${statuses}`);
+  await page.selectOption("select[name=status]", "0");
+  await page.locator("body[data-lobby=loaded] tr[data-game]").first().waitFor();
+  await page.screenshot({ path: `${shots}/lobby.png`, fullPage: false });
+  await page.close();
+});
+
+await step("rules: both games' rules, with their diagrams", async () => {
+  const page = await open("/rules/straight");
+  await page.locator("article.rules h1").waitFor();
+  assert.ok((await page.locator("article.rules img").count()) >= 3);
+  await page.screenshot({ path: `${shots}/rules.png` });
+  await page.click("a.tab[href='/rules/streets']");
+  await page.locator("article.rules h1", { hasText: "Streets and Avenues" }).waitFor();
+  await page.close();
+});
+
+await step("match: run a match between two bots", async () => {
+  const page = await open("/bots");
+  await page.locator("body[data-bots]").waitFor();
+  await page.fill("[data-testid=match-games]", "2");
+  await page.click("[data-testid=run-match]");
+  await page.locator("[data-testid=match-result] table").waitFor({ timeout: 60000 });
+  assert.equal(await page.locator("[data-testid=match-result] tbody tr").count(), 2);
+  await page.screenshot({ path: `${shots}/match.png`, fullPage: true });
+  await page.close();
+});
+
+// Load times (reported, not asserted): navigation start to the page's data on screen.
+await step("load times", async () => {
+  const pages = [
+    ["lobby", "/", "body[data-lobby=loaded] tr[data-game]"],
+    ["table", `/table/${straightId}`, "[data-sequence]"],
+    ["replay", `/replay/${straightId}`, "body[data-replay-at]"],
+    ["bots", "/bots", "body[data-bots]"],
+    ["rules", "/rules/streets", "article.rules h1"],
+  ];
+  for (const [name, path, ready] of pages) {
+    const page = await context.newPage();
+    await page.goto(base + path);
+    await page.locator(ready).first().waitFor();
+    const ms = await page.evaluate(() => performance.getEntriesByName("clack:ready")[0].startTime);
+    console.log(`     load ${name}: ${ms.toFixed(0)} ms`);
+    await page.close();
+  }
+});
+
+await browser.close();
+assert.deepEqual(errors, [], "no page threw");
+const failed = results.filter(([, ok]) => !ok).length;
+console.log(`browser: ${results.length - failed} passed, ${failed} failed; screenshots in ${shots}`);
+process.exit(failed ? 1 : 0);
