@@ -192,14 +192,14 @@ pub(crate) async fn export(args: &ExportArgs) -> anyhow::Result<()> {
 
 /// Where `clack export` writes.
 enum Sink {
-    Tables(Tables),
+    Tables(Box<Tables>),
     Lines(std::io::BufWriter<std::fs::File>),
 }
 
 impl Sink {
     fn create(args: &ExportArgs) -> anyhow::Result<Sink> {
         Ok(match args.format {
-            Format::Parquet => Sink::Tables(Tables::create(&args.out)?),
+            Format::Parquet => Sink::Tables(Box::new(Tables::create(&args.out)?)),
             Format::Jsonl => {
                 let file = std::fs::File::create(&args.out)
                     .with_context(|| format!("cannot create {}", args.out.display()))?;
