@@ -133,21 +133,53 @@ impl GameLog {
         seed: u64,
         now: i64,
     ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
-        let players = usize::from(options.players());
-        let seats = if seats.is_empty() { vec![open_seat(); players] } else { seats };
-        if seats.len() != players {
-            return Err(FieldError::new("seats", format!("give one seat for each of the {players} players, or none")));
+        let created = creation(options, clock, seats, seed, None)?;
+        GameLog::open(id, created, now)
+    }
+
+    /// A new game that starts from a game as it stood after its event `sequence` (`parent`
+    /// holds that game's events, at least up to there), with new seats, and its first events:
+    /// `GameCreated` with the parent's events embedded, then whatever the position owes (a
+    /// round's reckoning, a deal), with chance from this game's own `seed`. The position must
+    /// still have a move to make: a game that is over (or owes its end) cannot be forked.
+    pub fn fork(
+        id: &str,
+        parent: &[pb::Event],
+        sequence: u64,
+        seats: Vec<pb::SeatSpec>,
+        seed: u64,
+        now: i64,
+    ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
+        let last = parent.len() as u64;
+        if sequence == 0 || sequence > last {
+            return Err(FieldError::new("sequence", format!("must be from 1 to {last}")));
         }
-        let created = pb::GameCreated {
-            kind: convert::kind_to_proto(options.kind()) as i32,
-            options: Some(pb::GameOptions {
-                time_control: clock.map(convert::time_control_to_proto),
-                ..convert::options_to_proto(options)
-            }),
-            seats,
-            seed: Some(seed),
-            rules_version: RULES_VERSION.to_owned(),
-        };
+        let fork =
+            pb::Fork { game_id: parent[0].game_id.clone(), sequence, events: parent[..sequence as usize].to_vec() };
+        let start = fork_start(&fork).map_err(|e| FieldError::new("sequence", e))?;
+        // A fork keeps its parent's clocks as well as its rules.
+        let clock = convert::time_control_from_proto(start.created.options.as_ref())?;
+        let created = creation(start.game.options(), clock, seats, seed, Some(fork))?;
+        GameLog::open(id, created, now)
+    }
+
+    /// The games this one was forked from, nearest first: each parent's id and the sequence
+    /// the fork started after. Empty for a game that is not a fork.
+    pub fn fork_chain(&self) -> Vec<(String, u64)> {
+        let mut chain = Vec::new();
+        let mut created = &*self.created;
+        while let Some(fork) = &created.fork {
+            chain.push((fork.game_id.clone(), fork.sequence));
+            match fork.events.first().and_then(|e| e.payload.as_ref()) {
+                Some(Payload::GameCreated(parent)) => created = parent,
+                _ => break,
+            }
+        }
+        chain
+    }
+
+    /// Folds a new game's `GameCreated` in and records what follows it.
+    fn open(id: &str, created: pb::GameCreated, now: i64) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
         let first = envelope(id, 1, now, Payload::GameCreated(created));
         let mut log = GameLog::from_creation(&first).map_err(|e| FieldError::new("seats", e.to_string()))?;
         let mut events = vec![first];
@@ -162,7 +194,19 @@ impl GameLog {
         }
         let malformed = |error| ReplayError::Malformed { sequence: 1, error };
         let options = convert::options_from_proto(created.options.as_ref()).map_err(malformed)?;
-        let game = Game::new(options).map_err(|e| malformed(FieldError::new("options", e.to_string())))?;
+        let (game, expected, history) = match &created.fork {
+            None => {
+                let game = Game::new(options).map_err(|e| malformed(FieldError::new("options", e.to_string())))?;
+                (game, Vec::new(), Vec::new())
+            }
+            Some(fork) => {
+                let start = fork_start(fork).map_err(|e| malformed(FieldError::new("fork", e)))?;
+                if start.created.options != created.options || start.created.kind != created.kind {
+                    return Err(malformed(FieldError::new("options", "a fork keeps its parent's options")));
+                }
+                (start.game, start.expected, start.history)
+            }
+        };
         let seats = created.seats.iter().map(occupant).collect::<Result<Vec<_>, _>>().map_err(malformed)?;
         if seats.len() != usize::from(game.players()) {
             return Err(malformed(FieldError::new("seats", "one per player")));
@@ -178,14 +222,14 @@ impl GameLog {
             seats,
             sequence: 1,
             seed: created.seed.unwrap_or_default(),
-            expected: Vec::new(),
+            expected,
             resigned: None,
             abandoned: false,
             clocks,
             owed_move: None,
             ended: None,
             faults: 0,
-            history: Vec::new(),
+            history,
         })
     }
 
@@ -624,6 +668,54 @@ impl GameLog {
             self.record(payload, now, out);
         }
     }
+}
+
+/// A new game's `GameCreated`, with one seat for each player (all open if none are given).
+fn creation(
+    options: game::Options,
+    clock: Option<TimeControl>,
+    seats: Vec<pb::SeatSpec>,
+    seed: u64,
+    fork: Option<pb::Fork>,
+) -> Result<pb::GameCreated, FieldError> {
+    let players = usize::from(options.players());
+    let seats = if seats.is_empty() { vec![open_seat(); players] } else { seats };
+    if seats.len() != players {
+        return Err(FieldError::new("seats", format!("give one seat for each of the {players} players, or none")));
+    }
+    Ok(pb::GameCreated {
+        kind: convert::kind_to_proto(options.kind()) as i32,
+        options: Some(pb::GameOptions {
+            time_control: clock.map(convert::time_control_to_proto),
+            ..convert::options_to_proto(options)
+        }),
+        seats,
+        seed: Some(seed),
+        rules_version: RULES_VERSION.to_owned(),
+        fork,
+    })
+}
+
+/// The parent game as it stood at a fork point, rebuilt from the events the fork embeds; refused
+/// unless those are the parent's events 1 to `sequence` and the parent still had a move to make.
+fn fork_start(fork: &pb::Fork) -> Result<GameLog, String> {
+    let mut events = fork.events.iter();
+    let first = events.next().ok_or("the fork holds none of its parent's events")?;
+    if first.game_id != fork.game_id {
+        return Err(format!("the embedded events are of game {}, not {}", first.game_id, fork.game_id));
+    }
+    let mut parent = GameLog::from_creation(first).map_err(|e| e.to_string())?;
+    for event in events {
+        parent.apply(event).map_err(|e| format!("the parent's log does not replay: {e}"))?;
+    }
+    if parent.sequence != fork.sequence {
+        return Err(format!("the fork holds the parent's events up to {}, not {}", parent.sequence, fork.sequence));
+    }
+    let over = parent.ended.is_some() || parent.resigned.is_some() || parent.abandoned || parent.game.is_over();
+    if over {
+        return Err(format!("the game is over after event {}: fork at an earlier event", fork.sequence));
+    }
+    Ok(parent)
 }
 
 fn game_over(game: &Game) -> game::GameError {

@@ -37,7 +37,16 @@ pub fn redact(event: &pb::Event, viewer: Viewer) -> pb::Event {
     }
     let mut event = event.clone();
     match event.payload.as_mut() {
-        Some(Payload::GameCreated(created)) => created.seed = None,
+        Some(Payload::GameCreated(created)) => {
+            created.seed = None;
+            // A fork's starting position: the parent's events, each cut down for the same seat
+            // (a fork keeps its parent's seat numbers).
+            if let Some(fork) = created.fork.as_mut() {
+                for embedded in fork.events.iter_mut() {
+                    *embedded = redact(embedded, viewer);
+                }
+            }
+        }
         Some(Payload::Dealt(dealt)) => {
             for hand in dealt.hands.iter_mut().filter(|h| !viewer.sees(h.seat)) {
                 hand.tiles.clear();

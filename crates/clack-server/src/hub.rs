@@ -209,12 +209,45 @@ impl Hub {
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = self.limits.shard.new_game_id();
         let (log, events) = GameLog::create_timed(&id, options, clock, request.seats, seed, crate::now())?;
+        self.launch(log, events, caller).await
+    }
+
+    /// A new game from a finished one as it stood after event `sequence`, checked and counted
+    /// like any new game.
+    pub async fn fork(
+        self: &Arc<Hub>,
+        game_id: &str,
+        request: pb::ForkGameRequest,
+        caller: &Identity,
+    ) -> Result<pb::CreateGameResponse> {
+        let parent = self.full_log(game_id).await?;
+        let kind = GameLog::replay(parent.first())
+            .map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })?
+            .game()
+            .kind();
+        self.check_bot_seats(kind, &request.seats)?;
+        self.check_room(&caller.who)?;
+        let seed = request.seed.unwrap_or_else(rand::random);
+        let id = self.limits.shard.new_game_id();
+        let (log, events) = GameLog::fork(&id, &parent, request.sequence, request.seats, seed, crate::now())?;
+        tracing::info!(game = %id, parent = game_id, sequence = request.sequence, "game forked");
+        self.launch(log, events, caller).await
+    }
+
+    /// Records a new game's owner and first events and starts its task.
+    async fn launch(
+        self: &Arc<Hub>,
+        log: GameLog,
+        events: Vec<pb::Event>,
+        caller: &Identity,
+    ) -> Result<pb::CreateGameResponse> {
+        let id = log.id().to_owned();
         let (owner, owner_token) = new_owner(&caller.who);
         let record = OwnerRecord::new(&owner, &caller.who);
         self.store.put(&owner_key(&id), record.encode_to_vec()).await?;
         self.store.append(&id, 0, events, view::summary(&log)).await?;
         let sequence = log.sequence();
-        tracing::info!(game = %id, kind = options.kind().name(), owner = owner.display(), "game created");
+        tracing::info!(game = %id, kind = log.game().kind().name(), owner = owner.display(), "game created");
         if log.status() != Status::Finished {
             self.start(log).await?;
         }

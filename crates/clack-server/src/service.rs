@@ -329,6 +329,14 @@ impl ReplayService for ReplayApi {
         Ok(Response::new(self.hub.verify(id).await?))
     }
 
+    async fn fork_game(&self, request: Request<pb::ForkGameRequest>) -> Reply<pb::ForkGameResponse> {
+        let identity = self.gate.admit(&request, Action::Use)?;
+        let request = request.into_inner();
+        let id = game_id(&request.game_id).map_err(Error::from)?.to_owned();
+        let game = self.hub.fork(&id, request, &identity).await?;
+        Ok(Response::new(pb::ForkGameResponse { game: Some(game) }))
+    }
+
     type ExportStream = EventStream<pb::ExportResponse>;
 
     async fn export(&self, request: Request<pb::ExportRequest>) -> Reply<Self::ExportStream> {

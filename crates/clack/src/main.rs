@@ -1,6 +1,7 @@
 //! `clack`: the command-line entry point. Each subcommand lives in its own module; this file
 //! only parses arguments and dispatches.
 
+mod analyze;
 mod bench;
 mod botcli;
 mod config;
@@ -27,6 +28,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Summarise many finished games (per configuration and bot version), with an HTML report.
+    Analyze(analyze::AnalyzeArgs),
     /// Play a match between bot scripts, seats rotated, and report results and ratings.
     Arena(botcli::ArenaArgs),
     /// Tools for bot authors.
@@ -36,6 +39,10 @@ enum Command {
     Bench(bench::Args),
     /// Ask a server whether it serves (exit 0 if so), for container health checks.
     Health(health::Args),
+    /// Write finished games as Parquet tables (or JSON lines), from exports or a server.
+    Export(analyze::ExportArgs),
+    /// Start a new game from a finished one as it stood after an event, with new seats.
+    Fork(analyze::ForkArgs),
     /// Manage accounts and API keys on a running server (needs an admin key).
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
@@ -58,10 +65,13 @@ enum BotCommand {
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Command::Analyze(args) => runtime()?.block_on(analyze::analyze(&args)),
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
         Command::Health(args) => runtime()?.block_on(health::run(&args)),
+        Command::Export(args) => runtime()?.block_on(analyze::export(&args)),
+        Command::Fork(args) => runtime()?.block_on(analyze::fork(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),

@@ -241,6 +241,13 @@ impl Board {
         self.blocks
     }
 
+    /// Whether `spot` lies inside a block (a domino laid there divides or shrinks it), rather
+    /// than in the open.
+    pub fn inside_block(&self, spot: Spot) -> bool {
+        let (x, y) = spot.cells()[0];
+        self.grid.get(x, y).region != 0
+    }
+
     /// Every spot that can take a domino now, with what it must show, in a fixed order.
     pub(crate) fn open_spots(&self) -> impl Iterator<Item = (Spot, Need)> + '_ {
         self.frontier.iter().filter_map(|&(spot, verdict)| match verdict {

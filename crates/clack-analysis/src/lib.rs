@@ -1,0 +1,19 @@
+//! Analysis of finished games: what many logs say together.
+//!
+//! [`input`] reads JSON lines exports into games; [`summary`] replays each game (so only logs
+//! that verify are counted) and folds it into totals per game kind and configuration and per
+//! bot version, with 95% confidence intervals from [`stats`]; [`report`] draws the totals as one
+//! self-contained HTML page with SVG charts; [`tables`] writes the logs as flat Parquet tables.
+//!
+//! It is pure: it reads events it is handed and writes the files it is told to. It knows
+//! nothing of servers, stores or the network; the binary fetches the logs.
+
+pub mod input;
+pub mod report;
+pub mod stats;
+pub mod summary;
+pub mod tables;
+
+pub use input::{InputError, analyze_text, for_each_game};
+pub use summary::{Analysis, Summary};
+pub use tables::{TableError, Tables};

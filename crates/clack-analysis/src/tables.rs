@@ -1,0 +1,471 @@
+//! Logs as flat tables in Parquet files, for pandas, polars and DuckDB: `games.parquet` (one row
+//! per game), `seats.parquet` (one per seat of a game), `moves.parquet` (one per action) and
+//! `rounds.parquet` (one per Straight Dominoes round). Every game is replayed first, so only
+//! logs that verify are written. `docs/analysis.md` lists every column.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array,
+};
+use arrow_schema::{ArrowError, DataType, Field, Schema};
+use clack_log::GameLog;
+use clack_log::convert::stored_action;
+use clack_proto::v1 as pb;
+use clack_proto::v1::event::Payload;
+use clack_rules::Seat;
+use clack_rules::game::Game;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+
+/// Why the tables could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("game {game}: {message}")]
+    Game { game: String, message: String },
+    #[error("cannot write {path}: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error(transparent)]
+    Parquet(#[from] ParquetError),
+    #[error(transparent)]
+    Arrow(#[from] ArrowError),
+}
+
+/// Games buffered before a batch of rows goes to the files (bounds memory on large exports).
+const GAMES_PER_BATCH: usize = 5_000;
+
+/// Writes the four tables into `dir`, one game at a time; call [`Tables::finish`] at the end.
+pub struct Tables {
+    games: Table<GameRow>,
+    seats: Table<SeatRow>,
+    moves: Table<MoveRow>,
+    rounds: Table<RoundRow>,
+    buffered: usize,
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables").field("buffered", &self.buffered).finish_non_exhaustive()
+    }
+}
+
+impl Tables {
+    pub fn create(dir: &Path) -> Result<Tables, TableError> {
+        std::fs::create_dir_all(dir).map_err(|error| TableError::Io { path: dir.display().to_string(), error })?;
+        Ok(Tables {
+            games: Table::create(dir, "games")?,
+            seats: Table::create(dir, "seats")?,
+            moves: Table::create(dir, "moves")?,
+            rounds: Table::create(dir, "rounds")?,
+            buffered: 0,
+        })
+    }
+
+    /// Replays one game and adds its rows.
+    pub fn add_game(&mut self, events: &[pb::Event]) -> Result<(), TableError> {
+        let game_id = events.first().map_or_else(String::new, |e| e.game_id.clone());
+        let failed = |message: String| TableError::Game { game: game_id.clone(), message };
+        let (first, rest) = events.split_first().ok_or_else(|| failed("an empty game".to_owned()))?;
+        let mut log = GameLog::replay(std::iter::once(first)).map_err(|e| failed(e.to_string()))?;
+        let mut round = 1;
+        let mut moves = 0;
+        let mut rounds = 0;
+        let mut first_seat = None;
+        for event in rest {
+            match &event.payload {
+                Some(Payload::Dealt(dealt)) => round = dealt.round,
+                Some(Payload::ActionApplied(applied)) => {
+                    moves += 1;
+                    first_seat.get_or_insert(applied.seat);
+                    self.moves.rows.push(move_row(&log, event, applied, round));
+                }
+                Some(Payload::RoundEnded(ended)) => {
+                    rounds += 1;
+                    self.rounds.rows.push(RoundRow {
+                        game_id: game_id.clone(),
+                        round: ended.round,
+                        end: round_end(ended.end),
+                        winner: ended.winner,
+                        points: ended.points,
+                        scores: join(&ended.scores),
+                    });
+                }
+                _ => {}
+            }
+            log.apply(event).map_err(|e| failed(e.to_string()))?;
+        }
+        log.finish_replay().map_err(|e| failed(e.to_string()))?;
+        if matches!(log.game(), Game::Streets(_)) && log.ended().is_some_and(|e| e.reason == "played_out") {
+            rounds = 1;
+        }
+        self.add_game_rows(&log, first, moves, rounds, first_seat)?;
+        self.buffered += 1;
+        if self.buffered >= GAMES_PER_BATCH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn add_game_rows(
+        &mut self,
+        log: &GameLog,
+        first: &pb::Event,
+        moves: u64,
+        rounds: u64,
+        first_seat: Option<u32>,
+    ) -> Result<(), TableError> {
+        let created = log.created();
+        let ended = log.ended();
+        let chain = log.fork_chain();
+        self.games.rows.push(GameRow {
+            game_id: log.id().to_owned(),
+            kind: log.game().kind().name().to_owned(),
+            options: serde_json::to_string(&created.options).unwrap_or_default(),
+            players: u32::from(log.game().players()),
+            seed: created.seed,
+            forked_from: chain.first().map(|(id, _)| id.clone()),
+            fork_sequence: chain.first().map(|&(_, n)| n),
+            first_seat,
+            moves,
+            rounds,
+            reason: ended.map(|e| e.reason.clone()),
+            winners: ended.map(|e| e.winners.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
+            created_millis: first.unix_millis,
+        });
+        let decided = ended.filter(|e| e.reason != "abandoned");
+        let sides: Vec<usize> = (0..log.game().players()).map(|s| side(log.game(), Seat(s))).collect();
+        let mut winning: Vec<usize> = decided
+            .map(|e| e.winners.iter().filter_map(|&w| sides.get(w as usize).copied()).collect())
+            .unwrap_or_default();
+        winning.sort_unstable();
+        winning.dedup();
+        for (seat, spec) in created.seats.iter().enumerate() {
+            let won = winning.contains(&sides[seat]);
+            let (occupant, bot) = match &spec.occupant {
+                Some(pb::seat_spec::Occupant::Bot(b)) => ("bot", Some(format!("{}@{}", b.bot_id, b.version))),
+                _ => ("open", None),
+            };
+            let name = match &log.seats()[seat] {
+                clack_log::Occupant::Open { name } => name.clone(),
+                clack_log::Occupant::Bot { .. } => None,
+            };
+            self.seats.rows.push(SeatRow {
+                game_id: log.id().to_owned(),
+                seat: seat as u32,
+                side: sides[seat] as u32,
+                occupant: occupant.to_owned(),
+                name,
+                bot,
+                score: decided.and_then(|e| e.scores.get(sides[seat]).copied()),
+                won: decided.map(|_| won),
+                win_share: decided.map(|_| if won { 1.0 / winning.len() as f64 } else { 0.0 }),
+            });
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), TableError> {
+        self.games.flush()?;
+        self.seats.flush()?;
+        self.moves.flush()?;
+        self.rounds.flush()?;
+        self.buffered = 0;
+        Ok(())
+    }
+
+    /// Writes what is buffered and closes the files.
+    pub fn finish(mut self) -> Result<(), TableError> {
+        self.flush()?;
+        self.games.writer.close()?;
+        self.seats.writer.close()?;
+        self.moves.writer.close()?;
+        self.rounds.writer.close()?;
+        Ok(())
+    }
+}
+
+fn side(game: &Game, seat: Seat) -> usize {
+    match game {
+        Game::Straight(g) => g.options().side(seat),
+        Game::Streets(_) => seat.index(),
+    }
+}
+
+fn move_row(log: &GameLog, event: &pb::Event, applied: &pb::ActionApplied, round: u32) -> MoveRow {
+    let (kind, tile) = match applied.action.as_ref().and_then(|a| a.game.as_ref()) {
+        Some(pb::action::Game::Straight(a)) => {
+            let kind = pb::straight_action::Kind::try_from(a.kind).map_or("unspecified", |k| match k {
+                pb::straight_action::Kind::Lead => "lead",
+                pb::straight_action::Kind::Play => "play",
+                pb::straight_action::Kind::Draw => "draw",
+                pb::straight_action::Kind::Pass => "pass",
+                pb::straight_action::Kind::Unspecified => "unspecified",
+            });
+            (kind, a.tile)
+        }
+        Some(pb::action::Game::Streets(a)) => {
+            let kind = pb::streets_action::Kind::try_from(a.kind).map_or("unspecified", |k| match k {
+                pb::streets_action::Kind::Place => "place",
+                pb::streets_action::Kind::Discard => "discard",
+                pb::streets_action::Kind::Pass => "pass",
+                pb::streets_action::Kind::Unspecified => "unspecified",
+            });
+            (kind, a.tile)
+        }
+        None => ("unspecified", None),
+    };
+    MoveRow {
+        game_id: event.game_id.clone(),
+        sequence: event.sequence,
+        round,
+        seat: applied.seat,
+        kind: kind.to_owned(),
+        tile: tile.map(|t| format!("{}-{}", t.low, t.high)),
+        points: applied.points,
+        notation: stored_action(applied.action.as_ref(), log.game()).map(|a| a.to_string()).unwrap_or_default(),
+        unix_millis: event.unix_millis,
+    }
+}
+
+fn round_end(end: i32) -> String {
+    match pb::RoundEnd::try_from(end) {
+        Ok(pb::RoundEnd::Domino) => "domino",
+        Ok(pb::RoundEnd::Blocked) => "blocked",
+        Ok(pb::RoundEnd::TargetReached) => "target",
+        _ => "unspecified",
+    }
+    .to_owned()
+}
+
+fn join(values: &[i64]) -> String {
+    values.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// One Parquet file and the rows waiting to go into it.
+struct Table<R: Row> {
+    writer: ArrowWriter<File>,
+    schema: Arc<Schema>,
+    rows: Vec<R>,
+}
+
+impl<R: Row> Table<R> {
+    fn create(dir: &Path, name: &str) -> Result<Table<R>, TableError> {
+        let path = dir.join(format!("{name}.parquet"));
+        let file = File::create(&path).map_err(|error| TableError::Io { path: path.display().to_string(), error })?;
+        let schema = Arc::new(R::schema());
+        let properties = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+        let writer = ArrowWriter::try_new(file, schema.clone(), Some(properties))?;
+        Ok(Table { writer, schema, rows: Vec::new() })
+    }
+
+    fn flush(&mut self) -> Result<(), TableError> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let batch = RecordBatch::try_new(self.schema.clone(), R::columns(&self.rows))?;
+        self.writer.write(&batch)?;
+        self.rows.clear();
+        Ok(())
+    }
+}
+
+/// A row type: its schema and its rows as Arrow columns.
+trait Row: Sized {
+    fn schema() -> Schema;
+    fn columns(rows: &[Self]) -> Vec<ArrayRef>;
+}
+
+fn field(name: &str, data_type: DataType, nullable: bool) -> Field {
+    Field::new(name, data_type, nullable)
+}
+
+fn strings<R>(rows: &[R], f: impl Fn(&R) -> Option<&str>) -> ArrayRef {
+    Arc::new(rows.iter().map(f).collect::<StringArray>())
+}
+
+fn u32s<R>(rows: &[R], f: impl Fn(&R) -> Option<u32>) -> ArrayRef {
+    Arc::new(rows.iter().map(f).collect::<UInt32Array>())
+}
+
+fn u64s<R>(rows: &[R], f: impl Fn(&R) -> Option<u64>) -> ArrayRef {
+    Arc::new(rows.iter().map(f).collect::<UInt64Array>())
+}
+
+fn i64s<R>(rows: &[R], f: impl Fn(&R) -> Option<i64>) -> ArrayRef {
+    Arc::new(rows.iter().map(f).collect::<Int64Array>())
+}
+
+struct GameRow {
+    game_id: String,
+    kind: String,
+    options: String,
+    players: u32,
+    seed: Option<u64>,
+    forked_from: Option<String>,
+    fork_sequence: Option<u64>,
+    first_seat: Option<u32>,
+    moves: u64,
+    rounds: u64,
+    reason: Option<String>,
+    winners: Option<String>,
+    created_millis: i64,
+}
+
+impl Row for GameRow {
+    fn schema() -> Schema {
+        Schema::new(vec![
+            field("game_id", DataType::Utf8, false),
+            field("kind", DataType::Utf8, false),
+            field("options", DataType::Utf8, false),
+            field("players", DataType::UInt32, false),
+            field("seed", DataType::UInt64, true),
+            field("forked_from", DataType::Utf8, true),
+            field("fork_sequence", DataType::UInt64, true),
+            field("first_seat", DataType::UInt32, true),
+            field("moves", DataType::UInt64, false),
+            field("rounds", DataType::UInt64, false),
+            field("reason", DataType::Utf8, true),
+            field("winners", DataType::Utf8, true),
+            field("created_millis", DataType::Int64, false),
+        ])
+    }
+
+    fn columns(rows: &[GameRow]) -> Vec<ArrayRef> {
+        vec![
+            strings(rows, |r| Some(&r.game_id)),
+            strings(rows, |r| Some(&r.kind)),
+            strings(rows, |r| Some(&r.options)),
+            u32s(rows, |r| Some(r.players)),
+            u64s(rows, |r| r.seed),
+            strings(rows, |r| r.forked_from.as_deref()),
+            u64s(rows, |r| r.fork_sequence),
+            u32s(rows, |r| r.first_seat),
+            u64s(rows, |r| Some(r.moves)),
+            u64s(rows, |r| Some(r.rounds)),
+            strings(rows, |r| r.reason.as_deref()),
+            strings(rows, |r| r.winners.as_deref()),
+            i64s(rows, |r| Some(r.created_millis)),
+        ]
+    }
+}
+
+struct SeatRow {
+    game_id: String,
+    seat: u32,
+    side: u32,
+    occupant: String,
+    name: Option<String>,
+    bot: Option<String>,
+    score: Option<i64>,
+    won: Option<bool>,
+    win_share: Option<f64>,
+}
+
+impl Row for SeatRow {
+    fn schema() -> Schema {
+        Schema::new(vec![
+            field("game_id", DataType::Utf8, false),
+            field("seat", DataType::UInt32, false),
+            field("side", DataType::UInt32, false),
+            field("occupant", DataType::Utf8, false),
+            field("name", DataType::Utf8, true),
+            field("bot", DataType::Utf8, true),
+            field("score", DataType::Int64, true),
+            field("won", DataType::Boolean, true),
+            field("win_share", DataType::Float64, true),
+        ])
+    }
+
+    fn columns(rows: &[SeatRow]) -> Vec<ArrayRef> {
+        vec![
+            strings(rows, |r| Some(&r.game_id)),
+            u32s(rows, |r| Some(r.seat)),
+            u32s(rows, |r| Some(r.side)),
+            strings(rows, |r| Some(&r.occupant)),
+            strings(rows, |r| r.name.as_deref()),
+            strings(rows, |r| r.bot.as_deref()),
+            i64s(rows, |r| r.score),
+            Arc::new(rows.iter().map(|r| r.won).collect::<BooleanArray>()),
+            Arc::new(rows.iter().map(|r| r.win_share).collect::<Float64Array>()),
+        ]
+    }
+}
+
+struct MoveRow {
+    game_id: String,
+    sequence: u64,
+    round: u32,
+    seat: u32,
+    kind: String,
+    tile: Option<String>,
+    points: u32,
+    notation: String,
+    unix_millis: i64,
+}
+
+impl Row for MoveRow {
+    fn schema() -> Schema {
+        Schema::new(vec![
+            field("game_id", DataType::Utf8, false),
+            field("sequence", DataType::UInt64, false),
+            field("round", DataType::UInt32, false),
+            field("seat", DataType::UInt32, false),
+            field("kind", DataType::Utf8, false),
+            field("tile", DataType::Utf8, true),
+            field("points", DataType::UInt32, false),
+            field("notation", DataType::Utf8, false),
+            field("unix_millis", DataType::Int64, false),
+        ])
+    }
+
+    fn columns(rows: &[MoveRow]) -> Vec<ArrayRef> {
+        vec![
+            strings(rows, |r| Some(&r.game_id)),
+            u64s(rows, |r| Some(r.sequence)),
+            u32s(rows, |r| Some(r.round)),
+            u32s(rows, |r| Some(r.seat)),
+            strings(rows, |r| Some(&r.kind)),
+            strings(rows, |r| r.tile.as_deref()),
+            u32s(rows, |r| Some(r.points)),
+            strings(rows, |r| Some(&r.notation)),
+            i64s(rows, |r| Some(r.unix_millis)),
+        ]
+    }
+}
+
+struct RoundRow {
+    game_id: String,
+    round: u32,
+    end: String,
+    winner: Option<u32>,
+    points: u32,
+    scores: String,
+}
+
+impl Row for RoundRow {
+    fn schema() -> Schema {
+        Schema::new(vec![
+            field("game_id", DataType::Utf8, false),
+            field("round", DataType::UInt32, false),
+            field("end", DataType::Utf8, false),
+            field("winner", DataType::UInt32, true),
+            field("points", DataType::UInt32, false),
+            field("scores", DataType::Utf8, false),
+        ])
+    }
+
+    fn columns(rows: &[RoundRow]) -> Vec<ArrayRef> {
+        vec![
+            strings(rows, |r| Some(&r.game_id)),
+            u32s(rows, |r| Some(r.round)),
+            strings(rows, |r| Some(&r.end)),
+            u32s(rows, |r| r.winner),
+            u32s(rows, |r| Some(r.points)),
+            strings(rows, |r| Some(&r.scores)),
+        ]
+    }
+}
