@@ -3,6 +3,7 @@
 
 mod bench;
 mod botcli;
+mod crashloop;
 mod keys;
 mod replay;
 mod selfplay;
@@ -31,6 +32,8 @@ enum Command {
     Bot(BotCommand),
     /// Load-test the server in-process over loopback gRPC, beside a bare tonic call.
     Bench(bench::Args),
+    /// Kill the server again and again under load and check that nothing acknowledged is lost.
+    Crashloop(crashloop::Args),
     /// Manage accounts and API keys on a running server (needs an admin key).
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
@@ -53,6 +56,7 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
+        Command::Crashloop(args) => runtime()?.block_on(crashloop::run(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
