@@ -81,7 +81,9 @@ impl From<Error> for Status {
         let (code, message) = match &error {
             Error::InvalidArgument(_) => (Code::InvalidArgument, error.to_string()),
             Error::NotFound(_) => (Code::NotFound, error.to_string()),
-            Error::FailedPrecondition(_) => (Code::FailedPrecondition, error.to_string()),
+            Error::FailedPrecondition(_) | Error::Store(StoreError::Sealed(_)) => {
+                (Code::FailedPrecondition, error.to_string())
+            }
             Error::Aborted(_) | Error::Store(StoreError::Conflict { .. }) => (Code::Aborted, error.to_string()),
             Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),
             Error::PermissionDenied(_) => (Code::PermissionDenied, error.to_string()),

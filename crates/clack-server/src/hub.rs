@@ -340,6 +340,9 @@ impl Hub {
         Ok(self.store.read(game_id, from).await?)
     }
 
+    /// One page of games, newest first, read from the store's listing index: a page costs the
+    /// same however many games are stored. The page token is the store's cursor, checked against
+    /// the filter it was made for.
     pub async fn list(&self, request: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse> {
         let kind = clack_log::convert::kind_filter(request.kind, "kind")?;
         let status = pb::GameStatus::try_from(request.status)
@@ -347,26 +350,19 @@ impl Hub {
         if request.page_size > 100 {
             return Err(clack_log::convert::FieldError::new("page_size", "at most 100").into());
         }
-        let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
-        let wanted = |s: &pb::GameSummary| {
-            let kind_ok = kind.is_none_or(|k| s.kind == clack_log::convert::kind_to_proto(k) as i32);
-            kind_ok && (status == pb::GameStatus::Unspecified || s.status == status as i32)
+        let kind = kind.map_or(0, |k| clack_log::convert::kind_to_proto(k) as i32);
+        let status = status as i32;
+        let after = match request.page_token.as_str() {
+            "" => None,
+            token => Some(
+                clack_store::Cursor::from_token(token, kind, status)
+                    .map_err(|e| clack_log::convert::FieldError::new("page_token", e.to_string()))?,
+            ),
         };
-        let after = request.page_token.as_str();
-        let mut games: Vec<pb::GameSummary> = self
-            .store
-            .summaries()
-            .await?
-            .into_iter()
-            .filter(|s| after.is_empty() || s.game_id.as_str() < after)
-            .filter(wanted)
-            .take(size + 1)
-            .collect();
-        let more = games.len() > size;
-        games.truncate(size);
-        let next_page_token =
-            if more { games.last().map(|g| g.game_id.clone()).unwrap_or_default() } else { String::new() };
-        Ok(pb::ListGamesResponse { games, next_page_token })
+        let limit = if request.page_size == 0 { 20 } else { request.page_size as usize };
+        let page = self.store.list(clack_store::ListQuery { kind, status, after, limit }).await?;
+        let next_page_token = page.next.map(|c| c.to_token(kind, status)).unwrap_or_default();
+        Ok(pb::ListGamesResponse { games: page.games, next_page_token })
     }
 
     /// The full log of a finished game.

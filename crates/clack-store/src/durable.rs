@@ -15,7 +15,7 @@ use std::sync::Arc;
 use clack_proto::v1 as pb;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{Append, EventStore, StoreError};
+use crate::{Append, EventStore, ListQuery, Page, StoreError};
 
 /// When a write counts as done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +117,11 @@ impl Durable {
     pub async fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
         let store = self.store.clone();
         blocking(move || store.summaries()).await
+    }
+
+    pub async fn list(&self, query: ListQuery) -> Result<Page, StoreError> {
+        let store = self.store.clone();
+        blocking(move || store.list(&query)).await
     }
 
     /// Stores a record durably.

@@ -3,7 +3,7 @@
 
 use clack_proto::v1 as pb;
 
-use crate::{Append, EventStore, StoreError};
+use crate::{Append, EventStore, ListQuery, Page, StoreError};
 
 /// `inner`, with `hook` called before every flush.
 pub struct FlushHook<S> {
@@ -32,6 +32,10 @@ impl<S: EventStore> EventStore for FlushHook<S> {
 
     fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
         self.inner.summaries()
+    }
+
+    fn list(&self, query: &ListQuery) -> Result<Page, StoreError> {
+        self.inner.list(query)
     }
 
     fn put(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {

@@ -1,8 +1,9 @@
 //! Clack's event store.
 //!
 //! [`EventStore`] is the whole contract: append a game's new events *if* the game's last
-//! sequence number is still the one the caller saw, read a game's events, list games (with a
-//! small summary kept beside each log), keep small records (seat tokens, bots), and flush. Two
+//! sequence number is still the one the caller saw, read a game's events, list games a page at a
+//! time (with a small summary kept beside each log), keep small records (seat tokens, bots), and
+//! flush. Two
 //! backends implement it: [`SledStore`] on disk and [`MemoryStore`] for tests that are about
 //! something else. [`Durable`] puts a durability policy on top for async callers: `sync` flushes
 //! before every acknowledgement, `batched` lets concurrent appends share one flush.
@@ -12,13 +13,18 @@
 
 mod durable;
 mod hook;
+mod listing;
 mod memory;
+mod migrate;
+mod sealed;
 mod sled_store;
 
 pub use durable::{Durability, Durable};
 pub use hook::FlushHook;
+pub use listing::{Cursor, ListQuery, Page, TokenError};
 pub use memory::MemoryStore;
-pub use sled_store::SledStore;
+pub use migrate::Migrated;
+pub use sled_store::{SledStore, Stats};
 
 use clack_proto::v1 as pb;
 
@@ -37,6 +43,9 @@ pub enum StoreError {
     /// The backend failed (disk, lock, ...).
     #[error("storage failure: {0}")]
     Backend(String),
+    /// The game is finished and its log sealed: it takes no more events.
+    #[error("game {0} is finished; its log takes no more events")]
+    Sealed(String),
 }
 
 impl From<sled::Error> for StoreError {
@@ -91,8 +100,12 @@ pub trait EventStore: Send + Sync + 'static {
     /// The summary of one game.
     fn summary(&self, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError>;
 
-    /// Summaries of every game, newest first (game ids sort by creation time).
+    /// Summaries of every game, newest first (game ids sort by creation time). This reads every
+    /// game; listings for people use [`EventStore::list`].
     fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError>;
+
+    /// One page of the games a query wants, newest created first (ties: larger game id first).
+    fn list(&self, query: &ListQuery) -> Result<Page, StoreError>;
 
     /// Stores a small record under `key`.
     fn put(&self, key: &str, value: &[u8]) -> Result<(), StoreError>;

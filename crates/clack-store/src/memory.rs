@@ -5,6 +5,7 @@ use std::sync::Mutex;
 
 use clack_proto::v1 as pb;
 
+use crate::listing::{self, Cursor, ListQuery, Page};
 use crate::{Append, EventStore, StoreError, check_continues};
 
 #[derive(Debug, Default)]
@@ -63,6 +64,17 @@ impl EventStore for MemoryStore {
 
     fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
         Ok(self.lock().summaries.values().rev().cloned().collect())
+    }
+
+    fn list(&self, query: &ListQuery) -> Result<Page, StoreError> {
+        let inner = self.lock();
+        let mut games: Vec<&pb::GameSummary> =
+            inner.summaries.values().filter(|s| listing::wanted(query, s) && listing::after_cursor(query, s)).collect();
+        games.sort_by(|a, b| (b.created_unix_millis, &b.game_id).cmp(&(a.created_unix_millis, &a.game_id)));
+        let more = games.len() > query.limit;
+        games.truncate(query.limit);
+        let next = if more { games.last().map(|s| Cursor::of(s)) } else { None };
+        Ok(Page { games: games.into_iter().cloned().collect(), next })
     }
 
     fn put(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {

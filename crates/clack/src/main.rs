@@ -8,6 +8,7 @@ mod keys;
 mod replay;
 mod selfplay;
 mod serve;
+mod storecli;
 
 use clap::{Parser, Subcommand};
 
@@ -42,6 +43,9 @@ enum Command {
     Serve(serve::Args),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
+    /// Data directory tools: fill, stats, migrate, compact, bench.
+    #[command(subcommand)]
+    Store(storecli::Command),
 }
 
 #[derive(Debug, Subcommand)]
@@ -61,6 +65,7 @@ fn main() -> anyhow::Result<()> {
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
+        Command::Store(command) => storecli::run(&command),
     }
 }
 
