@@ -387,8 +387,7 @@ impl Hub {
         }
         let mut iter = events.iter().take(sequence as usize);
         let first = iter.next().ok_or_else(|| Error::NotFound(format!("no game {game_id}")))?;
-        let mut log =
-            GameLog::replay(std::iter::once(first)).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
+        let mut log = GameLog::begin(first).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
         for event in iter {
             log.apply(event).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
         }
