@@ -96,6 +96,12 @@ impl From<Error> for Status {
                 tracing::error!(%error, "internal error");
                 (Code::Internal, "internal error".to_owned())
             }
+            Error::Store(StoreError::Full(_)) => {
+                tracing::error!(%error, "storage full");
+                let message = "the server's disk is full: moves and other writes are refused until space is freed; \
+                               reads and watching still work";
+                (Code::Unavailable, message.to_owned())
+            }
             Error::Store(StoreError::Backend(_)) => {
                 tracing::error!(%error, "storage failure");
                 (Code::Unavailable, "storage is unavailable; try again".to_owned())

@@ -16,6 +16,7 @@ mod hook;
 mod listing;
 mod memory;
 mod migrate;
+mod reserve;
 mod sealed;
 mod sled_store;
 
@@ -24,6 +25,7 @@ pub use hook::FlushHook;
 pub use listing::{Cursor, ListQuery, Page, TokenError};
 pub use memory::MemoryStore;
 pub use migrate::Migrated;
+pub use reserve::Reserve;
 pub use sled_store::{SledStore, Stats};
 
 use clack_proto::v1 as pb;
@@ -43,6 +45,9 @@ pub enum StoreError {
     /// The backend failed (disk, lock, ...).
     #[error("storage failure: {0}")]
     Backend(String),
+    /// The disk is full, or too close to full to write (see [`Reserve`]).
+    #[error("the disk is full: {0}")]
+    Full(String),
     /// The game is finished and its log sealed: it takes no more events.
     #[error("game {0} is finished; its log takes no more events")]
     Sealed(String),
@@ -50,7 +55,14 @@ pub enum StoreError {
 
 impl From<sled::Error> for StoreError {
     fn from(e: sled::Error) -> StoreError {
-        StoreError::Backend(e.to_string())
+        match &e {
+            // ENOSPC: sled met the full disk itself (the reserve was too small for a burst, or
+            // another process filled the disk). sled answers nothing until it is reopened.
+            sled::Error::Io(io) if io.raw_os_error() == Some(28) => {
+                StoreError::Full(format!("{e}; restart the server once space is freed"))
+            }
+            _ => StoreError::Backend(e.to_string()),
+        }
     }
 }
 

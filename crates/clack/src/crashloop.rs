@@ -1,7 +1,7 @@
 //! `clack crashloop`: the durability promise, tested by force. It runs `clack serve` on a data
 //! directory, plays many games against it from many clients (and lets bots play others), kills
 //! the server with SIGKILL at a random moment, restarts it, and checks that nothing the server
-//! acknowledged was lost: every acknowledged action is in its game's log in the order it was
+//! acknowledged was lost: every acknowledged action is in its game's log at the sequence it was
 //! acknowledged, every event a watcher was sent is stored exactly as sent, and every log
 //! verifies. After the last kill every game is played (or left to its bots) to the end.
 //!
@@ -89,8 +89,9 @@ struct Ledger {
     tokens: Vec<String>,
     /// The highest sequence the server acknowledged.
     acked: u64,
-    /// Every acknowledged action, in order: (seat, action).
-    actions: Vec<(u32, pb::Action)>,
+    /// Every acknowledged action: (its event's sequence, seat, action). An `Act` made with
+    /// expected sequence `n` that succeeds is stored as event `n + 1`.
+    actions: Vec<(u64, u32, pb::Action)>,
     /// Events a watcher was sent (spectator view), by sequence.
     watched: BTreeMap<u64, pb::Event>,
     finished: bool,
@@ -425,7 +426,7 @@ async fn play_one(
     let mut all = ledgers(all);
     if let Some(ledger) = all.get_mut(id) {
         ledger.acked = ledger.acked.max(reply.sequence);
-        ledger.actions.push((seat, action));
+        ledger.actions.push((legal.sequence + 1, seat, action));
         ledger.finished = reply.status == pb::GameStatus::Finished as i32;
     }
     Ok(Some(()))
@@ -457,8 +458,9 @@ async fn watch(channel: Channel, all: Ledgers, id: String) -> Result<(), Status>
 }
 
 /// Checks every game against what was acknowledged: the stored events (read through a
-/// spectator's `Watch`, or `GetLog` once every game is over) hold every acknowledged action in
-/// order and every watched event exactly, and `Verify` passes. Returns the games checked.
+/// spectator's `Watch`, or `GetLog` once every game is over) hold every acknowledged action at
+/// the sequence it was acknowledged as and every watched event exactly, and `Verify` passes.
+/// Returns the games checked.
 async fn check(channel: &Channel, all: &Ledgers, finished: bool) -> anyhow::Result<usize> {
     let snapshot: Vec<(String, Ledger)> =
         ledgers(all).iter().filter(|(_, l)| finished || !l.settled).map(|(id, l)| (id.clone(), l.clone())).collect();
@@ -513,18 +515,14 @@ fn compare(id: &str, ledger: &Ledger, events: &[pb::Event], full: bool) -> anyho
             bail!("game {id}: event {} has sequence {}", i + 1, event.sequence);
         }
     }
-    let applied = events.iter().filter_map(|e| match &e.payload {
-        Some(pb::event::Payload::ActionApplied(a)) => Some((a.seat, a.action.clone())),
-        _ => None,
-    });
-    let stored: Vec<(u32, Option<pb::Action>)> = applied.take(ledger.actions.len()).collect();
-    for (n, ((seat, action), (stored_seat, stored_action))) in ledger.actions.iter().zip(&stored).enumerate() {
-        if seat != stored_seat || Some(action) != stored_action.as_ref() {
-            bail!("game {id}: acknowledged action {} is not the one stored", n + 1);
+    for (sequence, seat, action) in &ledger.actions {
+        let stored = events.get(*sequence as usize - 1).and_then(|e| match &e.payload {
+            Some(pb::event::Payload::ActionApplied(a)) => Some((a.seat, a.action.as_ref())),
+            _ => None,
+        });
+        if stored != Some((*seat, Some(action))) {
+            bail!("game {id}: the action acknowledged as event {sequence} is not the one stored there");
         }
-    }
-    if stored.len() < ledger.actions.len() {
-        bail!("game {id}: {} actions acknowledged, {} stored", ledger.actions.len(), stored.len());
     }
     for (sequence, watched) in &ledger.watched {
         let Some(event) = events.get(*sequence as usize - 1) else { bail!("game {id}: watched event {sequence} lost") };

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clack_server::{BotLibrary, Hub, Limits, Mode, Quotas, ServeConfig};
-use clack_store::{Durability, Durable, SledStore};
+use clack_store::{Durability, Durable, Reserve, SledStore};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum DurabilityArg {
@@ -27,6 +27,11 @@ pub(crate) struct Args {
     data: PathBuf,
     #[arg(long, value_enum, default_value = "batched")]
     durability: DurabilityArg,
+    /// Writes are refused (UNAVAILABLE, "the disk is full") while the data directory's
+    /// filesystem has less than this many MiB free, so that the database never meets a full
+    /// disk; reads go on, and writes resume once space is freed.
+    #[arg(long, default_value_t = 64, env = "CLACK_MIN_FREE_MB")]
+    min_free_mb: u64,
     /// Requests not answered in this many milliseconds end with DEADLINE_EXCEEDED.
     #[arg(long, default_value_t = 10_000)]
     request_timeout_ms: u64,
@@ -135,6 +140,7 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         DurabilityArg::Sync => Durability::Sync,
         DurabilityArg::Batched => Durability::Batched,
     };
+    let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
     let store = Durable::new(Arc::new(store), durability)?;
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
