@@ -396,11 +396,23 @@ impl Hub {
 
     /// Rebuilds a game from its log and checks every recorded result.
     pub async fn verify(&self, game_id: &str) -> Result<pb::VerifyResponse> {
-        let events = self.store.read(game_id, 1).await?;
+        // The log and its summary are read apart, and a game in play (a bot game, say) can move
+        // in between; reading the summary before and after the log and retrying when they
+        // differ compares a log with the summary of the same moment. (Found by `clack
+        // crashloop`, which verifies bot games while they play.)
+        let mut attempts = 0;
+        let (events, summary) = loop {
+            let before = self.store.summary(game_id).await?;
+            let events = self.store.read(game_id, 1).await?;
+            let after = self.store.summary(game_id).await?;
+            attempts += 1;
+            if before == after || attempts == 100 {
+                break (events, after);
+            }
+        };
         if events.is_empty() {
             return Err(Error::NotFound(format!("no game {game_id}")));
         }
-        let summary = self.store.summary(game_id).await?;
         let outcome = GameLog::replay(&events).map(|log| (log.sequence(), log.status()));
         let (ok, detail) = match (outcome, summary) {
             (Err(error), _) => (false, error.to_string()),
