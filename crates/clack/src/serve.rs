@@ -134,8 +134,14 @@ pub(crate) fn init_tracing(json: bool) {
 #[allow(clippy::print_stdout)] // the one line a supervisor or test reads to find the port
 pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     init_tracing(args.log_json);
-    let store =
-        SledStore::open(&args.data).with_context(|| format!("cannot open the store in {}", args.data.display()))?;
+    let store = SledStore::open(&args.data).with_context(|| {
+        format!(
+            "cannot open the store in {0}. If the directory is damaged, keep it aside and restore the \
+             newest backup into a fresh directory (`clack restore`); docs/durability.md says how to \
+             save what still verifies",
+            args.data.display()
+        )
+    })?;
     let durability = match args.durability {
         DurabilityArg::Sync => Durability::Sync,
         DurabilityArg::Batched => Durability::Batched,
