@@ -130,6 +130,11 @@ impl Hub {
         })
     }
 
+    /// A consistent backup of the whole store, taken while the server serves.
+    pub async fn backup(&self) -> Result<Vec<u8>> {
+        Ok(self.store.backup().await?)
+    }
+
     /// Reads and replays a game's whole log.
     async fn load(&self, game_id: &str) -> Result<GameLog> {
         let events = self.read(game_id, 1).await?;

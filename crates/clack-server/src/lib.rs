@@ -137,7 +137,7 @@ pub async fn serve(
         .add_service(reflection_v1alpha)
         .add_service(GameServiceServer::new(games))
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
-        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }))
+        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone(), hub: hub.clone() }))
         .add_optional_service(bots.map(|library| BotServiceServer::new(service::BotApi { library, gate })))
         .serve_with_incoming_shutdown(incoming(listener), async move {
             shutdown.await;

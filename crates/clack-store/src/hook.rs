@@ -54,4 +54,8 @@ impl<S: EventStore> EventStore for FlushHook<S> {
         (self.hook)();
         self.inner.flush()
     }
+
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        self.inner.backup()
+    }
 }

@@ -11,6 +11,7 @@
 //! The store knows events only as protobuf messages with a game id and a sequence number; it
 //! knows nothing of the rules, redaction or the network.
 
+mod backup;
 mod durable;
 mod hook;
 mod listing;
@@ -20,6 +21,7 @@ mod reserve;
 mod sealed;
 mod sled_store;
 
+pub use backup::restore;
 pub use durable::{Durability, Durable};
 pub use hook::FlushHook;
 pub use listing::{Cursor, ListQuery, Page, TokenError};
@@ -129,6 +131,12 @@ pub trait EventStore: Send + Sync + 'static {
 
     /// Makes everything written so far durable.
     fn flush(&self) -> Result<(), StoreError>;
+
+    /// A copy of everything stored, as a backup file's bytes (see `backup.rs`). [`Durable`]
+    /// calls it on its writer thread, so no write runs while it is taken.
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        Err(StoreError::Backend("this store cannot make backups".into()))
+    }
 }
 
 /// Checks that an append's events continue its log at `expected`, for both backends.

@@ -83,4 +83,8 @@ impl<S: EventStore> EventStore for Reserve<S> {
     fn flush(&self) -> Result<(), StoreError> {
         self.inner.flush()
     }
+
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        self.inner.backup()
+    }
 }

@@ -489,4 +489,8 @@ impl EventStore for SledStore {
         self.db.flush()?;
         Ok(())
     }
+
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        Ok(crate::backup::encode(&self.db))
+    }
 }

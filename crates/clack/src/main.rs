@@ -1,6 +1,7 @@
 //! `clack`: the command-line entry point. Each subcommand lives in its own module; this file
 //! only parses arguments and dispatches.
 
+mod backupcli;
 mod bench;
 mod botcli;
 mod crashloop;
@@ -26,6 +27,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Write a backup of a running server's data to a file (an admin's key needed).
+    Backup(backupcli::BackupArgs),
     /// Play a match between bot scripts, seats rotated, and report results and ratings.
     Arena(botcli::ArenaArgs),
     /// Tools for bot authors.
@@ -41,6 +44,8 @@ enum Command {
     Replay(replay::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
     Serve(serve::Args),
+    /// Make a new data directory from a backup file and check that every game in it verifies.
+    Restore(backupcli::RestoreArgs),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
     /// Data directory tools: fill, stats, migrate, compact, bench.
@@ -59,6 +64,8 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
+        Command::Backup(args) => runtime()?.block_on(backupcli::backup(&args)),
+        Command::Restore(args) => backupcli::restore(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
         Command::Crashloop(args) => runtime()?.block_on(crashloop::run(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
