@@ -96,7 +96,10 @@ fn requests() -> Vec<Vec<u8>> {
             };
             inputs.push(with_prefix(&[1, at], &request));
         }
-        inputs.push(with_prefix(&[2, at], &pb::JoinGameRequest { game_id: "g".into(), seat: Some(1), name: "ada".into() }));
+        inputs.push(with_prefix(
+            &[2, at],
+            &pb::JoinGameRequest { game_id: "g".into(), seat: Some(1), name: "ada".into() },
+        ));
     }
     inputs.push(with_prefix(&[3], &pb::ListGamesRequest { kind: 2, status: 1, page_size: 10, ..Default::default() }));
     for event in clack_fuzz::replay::logs()[0].iter().take(6) {

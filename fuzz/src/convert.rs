@@ -101,7 +101,11 @@ fn act(position: &GameLog, request: &pb::ActRequest) {
     match convert::action_from_proto(request.action.as_ref(), game, seat) {
         Ok(action) => {
             let stored = convert::action_to_proto(action);
-            assert_eq!(convert::stored_action(Some(&stored), game), Ok(action), "the stored form reads back differently");
+            assert_eq!(
+                convert::stored_action(Some(&stored), game),
+                Ok(action),
+                "the stored form reads back differently"
+            );
             let legal = game.is_legal(seat, action) && position.ended().is_none();
             let mut next = position.clone();
             match next.perform(seat, action, 0) {

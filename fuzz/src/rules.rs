@@ -256,7 +256,11 @@ fn mutate(chance: Chance, u: &mut Unstructured) -> Result<Chance> {
 /// `set` with one tile added or taken away.
 fn toggle(mut set: TileSet, u: &mut Unstructured) -> Result<TileSet> {
     let tile = tile(u)?;
-    if set.contains(tile) { set.remove(tile) } else { set.insert(tile) }
+    if set.contains(tile) {
+        set.remove(tile)
+    } else {
+        set.insert(tile)
+    }
     Ok(set)
 }
 
@@ -275,7 +279,10 @@ fn check(game: &Game) {
             }
         }
         Turn::Chance => {
-            assert!(game.sample_chance(&mut Dealer::from_seed(0)).is_some(), "the game waits for a chance that never comes");
+            assert!(
+                game.sample_chance(&mut Dealer::from_seed(0)).is_some(),
+                "the game waits for a chance that never comes"
+            );
             assert!(game.legal_actions().is_empty());
         }
         Turn::Over => assert!(game.legal_actions().is_empty()),

@@ -414,12 +414,12 @@ async fn play_one(
     if legal.actions.is_empty() {
         return Err(Status::internal("a seat to move without legal actions"));
     }
-    let action = legal.actions[rng.index(legal.actions.len())].clone();
+    let action = legal.actions[rng.index(legal.actions.len())];
     let request = pb::ActRequest {
         game_id: id.into(),
         seat,
         expected_sequence: legal.sequence,
-        action: Some(action.clone()),
+        action: Some(action),
         ..Default::default()
     };
     let reply = games.act(authed(request, &token)).await?.into_inner();

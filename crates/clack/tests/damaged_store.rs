@@ -18,11 +18,11 @@ use tonic::Code;
 
 /// The key of one live event in the store's `log` tree (layout in clack-store's sled_store.rs).
 fn event_key(game: &str, sequence: u64) -> Vec<u8> {
-    [&[b'e'], game.as_bytes(), &[0], &sequence.to_be_bytes()].concat()
+    [b"e", game.as_bytes(), &[0], &sequence.to_be_bytes()].concat()
 }
 
 fn sealed_key(game: &str) -> Vec<u8> {
-    [&[b's'], game.as_bytes()].concat()
+    [b"s", game.as_bytes()].concat()
 }
 
 /// Starts `clack serve` on `data`: its URL, or what it said when it stopped instead.
@@ -160,7 +160,8 @@ async fn damaged_sled_files_never_make_the_server_panic() {
     stop(child);
 
     let (largest, len) = files(&data).into_iter().next().expect("sled wrote files");
-    let damages: [(&str, Box<dyn Fn(&Path)>); 3] = [
+    type Damage = Box<dyn Fn(&Path)>;
+    let damages: [(&str, Damage); 3] = [
         (
             "truncated to half",
             Box::new(move |file: &Path| {

@@ -73,8 +73,8 @@ async fn move_once(
     let token = &tokens[seat as usize];
     let request = pb::ListLegalActionsRequest { game_id: game.into(), seat };
     let legal = client.list_legal_actions(authed(request, token)).await?.into_inner();
-    let action = legal.actions[0].clone();
-    let request = support::act_request(game, seat, &legal, action.clone());
+    let action = legal.actions[0];
+    let request = support::act_request(game, seat, &legal, action);
     let reply = client.act(authed(request, token)).await?.into_inner();
     Ok(Some((seat, action, reply.sequence)))
 }
@@ -152,7 +152,7 @@ async fn a_full_disk_refuses_moves_keeps_reads_and_recovers_when_space_is_freed(
             .events
             .iter()
             .filter_map(|e| match &e.payload {
-                Some(pb::event::Payload::ActionApplied(a)) => Some((a.seat, a.action.clone()?)),
+                Some(pb::event::Payload::ActionApplied(a)) => Some((a.seat, a.action?)),
                 _ => None,
             })
             .collect();
