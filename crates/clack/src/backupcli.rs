@@ -77,7 +77,7 @@ pub(crate) async fn backup(args: &BackupArgs) -> anyhow::Result<()> {
 pub(crate) fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
     let file = std::fs::read(&args.from).with_context(|| format!("cannot read {}", args.from.display()))?;
     let records = clack_store::restore(&file, &args.data)?;
-    let store = SledStore::open(&args.data)?;
+    let store = open_when_free(&args.data)?;
     let (mut games, mut bad) = (0, Vec::new());
     for summary in store.summaries()? {
         games += 1;
@@ -94,4 +94,20 @@ pub(crate) fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
         anyhow::bail!("{} games do not verify:\n{}", bad.len(), bad.join("\n"));
     }
     Ok(())
+}
+
+/// Opens the directory just restored. sled lets go of a directory's lock only when the last of
+/// its threads has let go of the database, a moment after the restore returns.
+fn open_when_free(path: &std::path::Path) -> anyhow::Result<SledStore> {
+    let mut attempts = 0;
+    loop {
+        match SledStore::open(path) {
+            Ok(store) => return Ok(store),
+            Err(error) if attempts < 100 && error.to_string().contains("could not acquire lock") => {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
 }
