@@ -18,6 +18,7 @@ fn main() -> std::io::Result<()> {
     write(&seeds.join("convert"), requests())?;
     write(&seeds.join("replay"), logs())?;
     write(&seeds.join("sandbox"), scripts(&root.join(".."))?)?;
+    write(&seeds.join("store"), records())?;
     Ok(())
 }
 
@@ -144,4 +145,46 @@ fn scripts(repo: &Path) -> std::io::Result<Vec<Vec<u8>>> {
         }
     }
     Ok(inputs)
+}
+
+/// The records a real store holds for live and finished games, framed as the store target reads
+/// them.
+fn records() -> Vec<Vec<u8>> {
+    use clack_store::{EventStore, SledStore};
+    let dir = std::env::temp_dir().join(format!("clack-seeds-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = SledStore::open(&dir).expect("a store");
+    let mut inputs = Vec::new();
+    for (n, options) in clack_fuzz::preset_options().into_iter().enumerate() {
+        for moves in [6, 100_000] {
+            let id = format!("seed{n}-{moves}");
+            let (log, events) = clack_fuzz::played(options, n as u64, moves);
+            let events: Vec<pb::Event> = events.into_iter().map(|e| pb::Event { game_id: id.clone(), ..e }).collect();
+            let finished = log.status() == clack_log::Status::Finished;
+            let summary = pb::GameSummary {
+                game_id: id.clone(),
+                kind: convert::kind_to_proto(options.kind()) as i32,
+                status: if finished { pb::GameStatus::Finished } else { pb::GameStatus::Active } as i32,
+                sequence: events.len() as u64,
+                ..Default::default()
+            };
+            store.append(&id, 0, &events, &summary).expect("append");
+            let mut frames = Vec::new();
+            for item in store.raw_log().iter() {
+                let (key, value) = item.expect("record");
+                let Some(at) = key.windows(id.len()).position(|w| w == id.as_bytes()) else { continue };
+                let frame: Vec<u8> = match key[0] {
+                    b'e' => [&[0u8][..], &key[key.len() - 8..], &value].concat(),
+                    b's' => [&[1u8][..], &value].concat(),
+                    b'g' => [&[2u8][..], &value].concat(),
+                    b'i' => [&[3u8, (at - 1) as u8][..], &key[1..at], &value].concat(),
+                    _ => continue,
+                };
+                frames.push(frame);
+            }
+            inputs.push(clack_fuzz::encode_frames(frames.iter().map(Vec::as_slice)));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    inputs
 }

@@ -10,6 +10,7 @@ pub mod convert;
 pub mod replay;
 pub mod rules;
 pub mod sandbox;
+pub mod store;
 
 use clack_log::GameLog;
 use clack_proto::v1 as pb;
