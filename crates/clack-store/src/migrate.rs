@@ -12,7 +12,7 @@ use std::path::Path;
 use clack_proto::v1 as pb;
 use prost::Message;
 
-use crate::sled_store::{LAYOUT, LAYOUT_KEY, SEALED, SUMMARY, event_key, open_db, sealed_key, summary_key};
+use crate::sled_store::{LAYOUT, LAYOUT_KEY, SUMMARY, event_key, open_db, sealed_key, summary_key};
 use crate::{StoreError, listing, sealed};
 
 /// What a migration did.
@@ -70,7 +70,7 @@ fn migrate_game(
     }
     migrated.games += 1;
     migrated.events += values.len() as u64;
-    let already_sealed = log.contains_key([&[SEALED], id.as_bytes()].concat())?;
+    let already_sealed = log.contains_key(sealed_key(id))?;
     if finished && !already_sealed {
         let sequence = values.len() as u64;
         batch.insert(sealed_key(id), sealed::seal(values.iter().map(Vec::as_slice))?);

@@ -2,13 +2,14 @@
 //! and a finished game's whole log as one sealed record.
 //!
 //! A live record is the protobuf `Event` with its game id and sequence left out (both are in
-//! its key). A sealed record is one byte of format, then zstd over a protobuf message whose only
+//! its key). A sealed record is one byte of format and the length of what follows uncompressed,
+//! then zstd over a protobuf message whose only
 //! field is the game's events in order, each again without game id and sequence (the sequence of
 //! the n-th is n), and with its time given as milliseconds since the event before: a small
 //! number instead of a large one repeated with every event.
 //!
-//! zstd rather than lz4: on real game logs it makes records about half the size of lz4's and
-//! still decodes far faster than the game can be replayed (see docs/benchmarks.md, "Storage").
+//! zstd rather than lz4: on real game logs its records are about a third smaller than lz4's, and
+//! a game still decompresses in tens of microseconds (see docs/benchmarks.md, "Storage").
 
 use clack_proto::v1 as pb;
 use prost::Message;
@@ -16,7 +17,8 @@ use prost::encoding::{WireType, encode_key, encode_varint};
 
 use crate::StoreError;
 
-/// The first byte of a sealed record: zstd over [`SealedLog`].
+/// The first byte of a sealed record: then the length of the encoded [`SealedLog`] as a varint,
+/// then zstd over it.
 const ZSTD_LOG: u8 = 1;
 
 /// zstd's level for sealing. Sealing happens once a game; higher levels cost more time at the end
@@ -63,18 +65,30 @@ pub(crate) fn seal<'a>(values: impl IntoIterator<Item = &'a [u8]>) -> Result<Vec
         encode_varint(event.encoded_len() as u64, &mut log);
         event.encode_raw(&mut log);
     }
+    // The log's length goes first, so that a read decompresses into one buffer of the right size.
     let mut sealed = vec![ZSTD_LOG];
-    zstd::stream::copy_encode(log.as_slice(), &mut sealed, LEVEL)
-        .map_err(|e| StoreError::Backend(format!("cannot compress a log: {e}")))?;
+    encode_varint(log.len() as u64, &mut sealed);
+    let compressed =
+        zstd::bulk::compress(&log, LEVEL).map_err(|e| StoreError::Backend(format!("cannot compress a log: {e}")))?;
+    sealed.extend_from_slice(&compressed);
     Ok(sealed)
 }
 
+/// The largest log a sealed record may hold once decompressed: far above any game (a long one is
+/// tens of KB), far below what would hurt to allocate.
+const MAX_LOG: u64 = 64 << 20;
+
 /// The events of a sealed log from sequence `from` on.
 pub(crate) fn unseal(sealed: &[u8], game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
-    let Some((&ZSTD_LOG, compressed)) = sealed.split_first() else {
+    let Some((&ZSTD_LOG, mut rest)) = sealed.split_first() else {
         return Err(StoreError::Corrupt(format!("the sealed log of {game_id} has an unknown format")));
     };
-    let log = zstd::stream::decode_all(compressed)
+    let length = prost::encoding::decode_varint(&mut rest)?;
+    // The length comes from the disk: a damaged one must be refused, not allocated.
+    if length > MAX_LOG {
+        return Err(StoreError::Corrupt(format!("the sealed log of {game_id} claims {length} bytes")));
+    }
+    let log = zstd::bulk::decompress(rest, length as usize)
         .map_err(|e| StoreError::Corrupt(format!("the sealed log of {game_id} does not decompress: {e}")))?;
     let mut events = SealedLog::decode(log.as_slice())?.events;
     let mut millis = 0i64;

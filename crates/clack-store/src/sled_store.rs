@@ -53,7 +53,7 @@ struct Head {
 }
 
 pub(crate) const EVENT: u8 = b'e';
-pub(crate) const SEALED: u8 = b's';
+const SEALED: u8 = b's';
 pub(crate) const SUMMARY: u8 = b'g';
 pub(crate) const LAYOUT_KEY: &[u8] = b"mlayout";
 /// The layout this version writes: 2 since logs are sealed and listed through an index.

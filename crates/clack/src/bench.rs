@@ -102,7 +102,7 @@ fn replay_all(store: &dyn clack_store::EventStore) -> anyhow::Result<Replayed> {
 
 /// CPU seconds this process has used, from `/proc/self/stat` (Linux only): user and system
 /// time, fields 14 and 15, in clock ticks of 1/100 s.
-fn process_cpu() -> Option<f64> {
+pub(crate) fn process_cpu() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // The command name (field 2) may hold spaces; the fields after it are plain.
     let rest = stat.rsplit_once(')')?.1;

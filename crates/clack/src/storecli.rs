@@ -191,6 +191,7 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
     let mut writing: Vec<Writing> = Vec::new();
     let (mut events, mut old_layout_bytes) = (0u64, 0u64);
     let writing_started = Instant::now();
+    let mut next_report = (args.games / 10).max(1);
     loop {
         while writing.len() < args.concurrent.max(1) && next_game < args.games {
             writing.push(start(&mut next_game));
@@ -215,8 +216,9 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
         }
         writing.retain(|game| game.done < game.appends);
         let written = next_game - writing.len() as u64;
-        if written > 0 && written % (args.games / 10).max(1) == 0 && writing.len() < args.concurrent {
+        if written >= next_report {
             println!("{written} games written in {:.1} s", writing_started.elapsed().as_secs_f64());
+            next_report += (args.games / 10).max(1);
         }
     }
     let seconds = writing_started.elapsed().as_secs_f64();
@@ -390,6 +392,10 @@ fn store_games(store: &dyn EventStore) -> anyhow::Result<u64> {
     Ok(store.summaries()?.len() as u64)
 }
 
+fn cpu_since(start: Option<f64>) -> Option<f64> {
+    crate::bench::process_cpu().zip(start).map(|(now, then)| now - then).filter(|&cpu| cpu > 0.0)
+}
+
 /// Reads sealed games from the store and rebuilds each, as `VerifyGame` does.
 #[allow(clippy::print_stdout)]
 fn replay_sealed(store: &dyn EventStore, limit: usize) -> anyhow::Result<()> {
@@ -405,24 +411,27 @@ fn replay_sealed(store: &dyn EventStore, limit: usize) -> anyhow::Result<()> {
         }
     }
     ids.truncate(limit);
-    let started = Instant::now();
+    // CPU time as well as wall time: on a shared machine the wall clock also counts the time
+    // other processes had the core.
+    let (started, cpu) = (Instant::now(), crate::bench::process_cpu());
     let mut events = 0;
     for id in &ids {
         events += store.read(id, 1)?.len();
     }
-    let read = started.elapsed().as_secs_f64();
-    let started = Instant::now();
+    let read = (started.elapsed().as_secs_f64(), cpu_since(cpu));
+    let (started, cpu) = (Instant::now(), crate::bench::process_cpu());
     for id in &ids {
         let log = store.read(id, 1)?;
         let game = GameLog::replay(&log)?;
         anyhow::ensure!(game.sequence() == log.len() as u64, "game {id} does not replay whole");
     }
-    let replayed = started.elapsed().as_secs_f64();
-    println!(
-        "sealed games read back: {} games, {events} events: {:.0} events/s read and decoded; {:.0} events/s read, decoded and replayed (one core)",
-        ids.len(),
-        events as f64 / read,
-        events as f64 / replayed
-    );
+    let replayed = (started.elapsed().as_secs_f64(), cpu_since(cpu));
+    let rate = |(wall, cpu): (f64, Option<f64>)| {
+        let per_cpu = cpu.map_or("?".to_owned(), |cpu| format!("{:.0}", events as f64 / cpu));
+        format!("{:.0} events/s ({per_cpu} per CPU-second)", events as f64 / wall)
+    };
+    println!("sealed games read back: {} games, {events} events", ids.len());
+    println!("  read and decoded: {}", rate(read));
+    println!("  read, decoded and replayed: {}", rate(replayed));
     Ok(())
 }
