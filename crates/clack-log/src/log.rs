@@ -233,6 +233,13 @@ impl GameLog {
         })
     }
 
+    /// The game as its first event creates it, for folding a log in step by step with
+    /// [`apply`](GameLog::apply) (a replay that stops part way, as `GetStateAt` does). A whole
+    /// log is read with [`replay`](GameLog::replay), which also checks that it is complete.
+    pub fn begin(first: &pb::Event) -> Result<GameLog, ReplayError> {
+        GameLog::from_creation(first)
+    }
+
     /// Rebuilds a game from its whole log, checking every derived event on the way.
     pub fn replay<'a>(events: impl IntoIterator<Item = &'a pb::Event>) -> Result<GameLog, ReplayError> {
         let mut events = events.into_iter();
@@ -244,10 +251,14 @@ impl GameLog {
         Ok(log)
     }
 
-    /// Checks that a replay did not stop where a derived event was still owed.
+    /// Checks that a replay did not stop where an event was still owed: a derived one (a
+    /// round's reckoning, the end), or a chance outcome. Every move is stored together with the
+    /// deals and draws that follow it, so a log at rest never waits for the dealer; one that
+    /// does has lost its tail, and loading it would leave a game nobody can move.
     pub fn finish_replay(&self) -> Result<(), ReplayError> {
         let owes_end = self.game.is_over() && self.ended.is_none();
-        if !self.expected.is_empty() || owes_end || self.owed_move.is_some() {
+        let owes_chance = self.game.turn() == Turn::Chance && self.ended.is_none();
+        if !self.expected.is_empty() || owes_end || self.owed_move.is_some() || owes_chance {
             return Err(ReplayError::Unexpected { sequence: self.sequence + 1, what: "the log stops early" });
         }
         Ok(())

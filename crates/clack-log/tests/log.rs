@@ -90,6 +90,22 @@ fn given_a_log_cut_short_or_out_of_order_then_replay_fails() {
     assert!(matches!(GameLog::replay(&events[1..]), Err(ReplayError::NoCreation)));
 }
 
+/// Found by the `replay` fuzz target: a log cut where the dealer owed an outcome (after the
+/// creation, or after a draw) replayed into a game nobody could move.
+#[test]
+fn given_a_log_cut_before_a_deal_or_a_drawn_tile_then_replay_fails() {
+    let (mut log, events) = given_game(straight2(), 12);
+    let stops_early = |events: &[pb::Event]| {
+        matches!(GameLog::replay(events), Err(ReplayError::Unexpected { what: "the log stops early", .. }))
+    };
+    assert!(stops_early(&events[..1]), "only GameCreated: the deal is owed");
+    assert!(stops_early(&events[..2]), "the draw for the lead without the deal");
+    let events = play_out(&mut log, events, 12);
+    let drawn = events.iter().position(|e| matches!(e.payload, Some(Payload::TileDrawn(_)))).expect("someone drew");
+    assert!(stops_early(&events[..drawn]), "a Draw action without its tile");
+    assert!(GameLog::replay(&events[..=drawn]).is_ok(), "the same log with the tile replays");
+}
+
 #[test]
 fn when_an_illegal_action_is_tried_then_nothing_is_recorded() {
     let (mut log, _) = given_game(straight2(), 6);

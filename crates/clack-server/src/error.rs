@@ -31,6 +31,8 @@ pub enum Error {
     RetryLater { message: String, after: std::time::Duration },
     #[error("the log of game {game} does not replay: {error}")]
     DataLoss { game: String, error: ReplayError },
+    #[error("the stored log of game {game} does not decode: {detail}")]
+    Damaged { game: String, detail: String },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{0}")]
@@ -109,13 +111,26 @@ impl From<Error> for Status {
             Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),
             Error::PermissionDenied(_) => (Code::PermissionDenied, error.to_string()),
             Error::ResourceExhausted(_) | Error::RetryLater { .. } => (Code::ResourceExhausted, error.to_string()),
-            Error::DataLoss { game, .. } | Error::Store(StoreError::Corrupt(game)) => {
+            Error::DataLoss { game, .. } | Error::Damaged { game, .. } => {
                 tracing::error!(%error, "stored data does not replay");
-                (Code::DataLoss, format!("the stored log cannot be read back ({game})"))
+                (
+                    Code::DataLoss,
+                    format!("the stored log of game {game} cannot be read back; the server log has the detail"),
+                )
+            }
+            Error::Store(StoreError::Corrupt(_)) => {
+                tracing::error!(%error, "stored data does not decode");
+                (Code::DataLoss, "stored data cannot be read back; the server log has the detail".to_owned())
             }
             Error::Store(StoreError::Gap(_)) | Error::Internal(_) => {
                 tracing::error!(%error, "internal error");
                 (Code::Internal, "internal error".to_owned())
+            }
+            Error::Store(StoreError::Full(_)) => {
+                tracing::error!(%error, "storage full");
+                let message = "the server's disk is full: moves and other writes are refused until space is freed; \
+                               reads and watching still work";
+                (Code::Unavailable, message.to_owned())
             }
             Error::Store(StoreError::Backend(_)) => {
                 tracing::error!(%error, "storage failure");

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use clack_log::{GameLog, Status, Viewer, json};
 use clack_proto::v1 as pb;
-use clack_store::Durable;
+use clack_store::{Durable, StoreError};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use clack_log::convert::FieldError;
@@ -88,15 +88,25 @@ impl Hub {
         let access = Access::open(store.clone(), limits.mode).await?;
         let meter = Arc::new(Meter::new(limits.quotas));
         let hub = Arc::new(Hub { store, live: Mutex::new(HashMap::new()), bots, limits, access, meter });
-        let mut restored = 0;
+        let (mut restored, mut damaged) = (0, 0);
         for summary in hub.store.summaries().await? {
             if summary.status() != pb::GameStatus::Finished {
-                let log = hub.load(&summary.game_id).await?;
-                hub.start(log).await?;
-                restored += 1;
+                // A game whose log does not read back stays out of play and answers DATA_LOSS;
+                // the others load and play. One damaged game must not keep the server down.
+                match hub.load(&summary.game_id).await {
+                    Ok(log) => {
+                        hub.start(log).await?;
+                        restored += 1;
+                    }
+                    Err(error @ (Error::DataLoss { .. } | Error::Damaged { .. })) => {
+                        tracing::error!(game = %summary.game_id, %error, "damaged game left out of play");
+                        damaged += 1;
+                    }
+                    Err(error) => return Err(error),
+                }
             }
         }
-        tracing::info!(restored, "unfinished games restored from the store");
+        tracing::info!(restored, damaged, "unfinished games restored from the store");
         Ok(hub)
     }
 
@@ -125,9 +135,23 @@ impl Hub {
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// A game's stored events from `from` on, straight from the store (replays, a watcher's
+    /// gap); a record that does not decode is that game's data loss, named as such.
+    pub async fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>> {
+        self.store.read(game_id, from).await.map_err(|error| match error {
+            StoreError::Corrupt(detail) => Error::Damaged { game: game_id.to_owned(), detail },
+            other => Error::Store(other),
+        })
+    }
+
+    /// A consistent backup of the whole store, taken while the server serves.
+    pub async fn backup(&self) -> Result<Vec<u8>> {
+        Ok(self.store.backup().await?)
+    }
+
     /// Reads and replays a game's whole log.
     async fn load(&self, game_id: &str) -> Result<GameLog> {
-        let events = self.store.read(game_id, 1).await?;
+        let events = self.read(game_id, 1).await?;
         if events.is_empty() {
             return Err(Error::NotFound(format!("no game {game_id}")));
         }
@@ -389,12 +413,7 @@ impl Hub {
             return Ok((subscription.viewer, Vec::new(), Some(subscription)));
         }
         let viewer = self.finished_snapshot(game_id).await?.viewer(&fallback)?;
-        Ok((viewer, self.store.read(game_id, from.max(1)).await?, None))
-    }
-
-    /// Events of a game from `from` on, straight from the store (to fill a watcher's gap).
-    pub async fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>> {
-        Ok(self.store.read(game_id, from).await?)
+        Ok((viewer, self.read(game_id, from.max(1)).await?, None))
     }
 
     /// One page of games, newest first, read from the store's listing index: a page costs the
@@ -424,7 +443,7 @@ impl Hub {
 
     /// The full log of a finished game.
     pub async fn full_log(&self, game_id: &str) -> Result<Vec<pb::Event>> {
-        let events = self.store.read(game_id, 1).await?;
+        let events = self.read(game_id, 1).await?;
         if events.is_empty() {
             return Err(Error::NotFound(format!("no game {game_id}")));
         }
@@ -444,8 +463,7 @@ impl Hub {
         }
         let mut iter = events.iter().take(sequence as usize);
         let first = iter.next().ok_or_else(|| Error::NotFound(format!("no game {game_id}")))?;
-        let mut log =
-            GameLog::replay(std::iter::once(first)).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
+        let mut log = GameLog::begin(first).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
         for event in iter {
             log.apply(event).map_err(|error| Error::DataLoss { game: game_id.into(), error })?;
         }
@@ -454,11 +472,23 @@ impl Hub {
 
     /// Rebuilds a game from its log and checks every recorded result.
     pub async fn verify(&self, game_id: &str) -> Result<pb::VerifyResponse> {
-        let events = self.store.read(game_id, 1).await?;
+        // The log and its summary are read apart, and a game in play (a bot game, say) can move
+        // in between; reading the summary before and after the log and retrying when they
+        // differ compares a log with the summary of the same moment. (Found by `clack
+        // crashloop`, which verifies bot games while they play.)
+        let mut attempts = 0;
+        let (events, summary) = loop {
+            let before = self.store.summary(game_id).await?;
+            let events = self.read(game_id, 1).await?;
+            let after = self.store.summary(game_id).await?;
+            attempts += 1;
+            if before == after || attempts == 100 {
+                break (events, after);
+            }
+        };
         if events.is_empty() {
             return Err(Error::NotFound(format!("no game {game_id}")));
         }
-        let summary = self.store.summary(game_id).await?;
         let outcome = GameLog::replay(&events).map(|log| (log.sequence(), log.status()));
         let (ok, detail) = match (outcome, summary) {
             (Err(error), _) => (false, error.to_string()),

@@ -159,7 +159,7 @@ pub async fn serve(
         .add_service(reflection_v1alpha)
         .add_service(GameServiceServer::new(games))
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
-        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone() }));
+        .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone(), hub: hub.clone() }));
     if let Some(library) = bots {
         grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate }));
     }

@@ -393,7 +393,11 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
 #[derive(Debug, Clone)]
 pub struct AdminApi {
     pub gate: Gate,
+    pub hub: Arc<Hub>,
 }
+
+/// The size of one piece of a backup stream.
+const BACKUP_PIECE: usize = 1 << 20;
 
 #[tonic::async_trait]
 impl clack_proto::v1::admin_service_server::AdminService for AdminApi {
@@ -415,5 +419,16 @@ impl clack_proto::v1::admin_service_server::AdminService for AdminApi {
     async fn revoke_key(&self, request: Request<pb::RevokeKeyRequest>) -> Reply<pb::RevokeKeyResponse> {
         self.gate.admit(&request, Action::Administer)?;
         Ok(Response::new(self.gate.access.revoke_key(&request.get_ref().key_id).await?))
+    }
+
+    type BackupStream = EventStream<pb::BackupResponse>;
+
+    async fn backup(&self, request: Request<pb::BackupRequest>) -> Reply<Self::BackupStream> {
+        self.gate.admit(&request, Action::Administer)?;
+        let file = self.hub.backup().await?;
+        tracing::info!(bytes = file.len(), "backup taken");
+        let pieces: Vec<_> =
+            file.chunks(BACKUP_PIECE).map(|piece| Ok(pb::BackupResponse { data: piece.to_vec() })).collect();
+        Ok(Response::new(Box::pin(tokio_stream::iter(pieces))))
     }
 }

@@ -53,6 +53,8 @@ enum Write {
         done: Done,
     },
     Flush(Done),
+    /// A backup, taken after the writes of its group are flushed.
+    Backup(oneshot::Sender<Result<Vec<u8>, StoreError>>),
 }
 
 /// A store with a durability policy, for use from async code. Cheap to clone; the writer
@@ -119,6 +121,14 @@ impl Durable {
     ) -> Result<(), StoreError> {
         let append = Append { game_id: game_id.to_owned(), expected, events, summary };
         self.write(|done| Write::Append(append, Instant::now(), done)).await
+    }
+
+    /// A consistent copy of everything stored (a backup file's bytes), taken on the writer
+    /// thread between two groups of writes, while the server goes on serving.
+    pub async fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.writer.send(Write::Backup(done)).map_err(|_| writer_gone())?;
+        wait.await.map_err(|_| writer_gone())?
     }
 
     /// Returns once everything written so far is durable.
@@ -204,6 +214,7 @@ fn write_group(store: &dyn EventStore, observer: Option<&dyn StoreObserver>, gro
     let mut appends = Vec::new();
     let mut asked = Vec::new();
     let mut waiting = Vec::with_capacity(size);
+    let mut backups = Vec::new();
     for write in group {
         match write {
             Write::Append(append, at, done) => {
@@ -213,6 +224,7 @@ fn write_group(store: &dyn EventStore, observer: Option<&dyn StoreObserver>, gro
             }
             Write::Put { key, value, done } => waiting.push((done, Answer::Ready(store.put(&key, &value)))),
             Write::Flush(done) => waiting.push((done, Answer::Ready(Ok(())))),
+            Write::Backup(done) => backups.push(done),
         }
     }
     let appended = if appends.is_empty() { Vec::new() } else { store.append_all(&appends) };
@@ -234,5 +246,8 @@ fn write_group(store: &dyn EventStore, observer: Option<&dyn StoreObserver>, gro
         };
         // A caller that gave up waiting is no error.
         let _ = done.send(result.and_then(|()| flushed.clone()));
+    }
+    for done in backups {
+        let _ = done.send(flushed.clone().and_then(|()| store.backup()));
     }
 }

@@ -58,4 +58,8 @@ impl<S: EventStore> EventStore for FlushHook<S> {
     fn disk_bytes(&self) -> Option<u64> {
         self.inner.disk_bytes()
     }
+
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        self.inner.backup()
+    }
 }

@@ -11,19 +11,23 @@
 //! The store knows events only as protobuf messages with a game id and a sequence number; it
 //! knows nothing of the rules, redaction or the network.
 
+mod backup;
 mod durable;
 mod hook;
 mod listing;
 mod memory;
 mod migrate;
+mod reserve;
 mod sealed;
 mod sled_store;
 
+pub use backup::restore;
 pub use durable::{Durability, Durable, StoreObserver};
 pub use hook::FlushHook;
 pub use listing::{Cursor, ListQuery, Page, TokenError};
 pub use memory::MemoryStore;
 pub use migrate::Migrated;
+pub use reserve::Reserve;
 pub use sled_store::{SledStore, Stats};
 
 use clack_proto::v1 as pb;
@@ -43,6 +47,9 @@ pub enum StoreError {
     /// The backend failed (disk, lock, ...).
     #[error("storage failure: {0}")]
     Backend(String),
+    /// The disk is full, or too close to full to write (see [`Reserve`]).
+    #[error("the disk is full: {0}")]
+    Full(String),
     /// The game is finished and its log sealed: it takes no more events.
     #[error("game {0} is finished; its log takes no more events")]
     Sealed(String),
@@ -50,7 +57,14 @@ pub enum StoreError {
 
 impl From<sled::Error> for StoreError {
     fn from(e: sled::Error) -> StoreError {
-        StoreError::Backend(e.to_string())
+        match &e {
+            // ENOSPC: sled met the full disk itself (the reserve was too small for a burst, or
+            // another process filled the disk). sled answers nothing until it is reopened.
+            sled::Error::Io(io) if io.raw_os_error() == Some(28) => {
+                StoreError::Full(format!("{e}; restart the server once space is freed"))
+            }
+            _ => StoreError::Backend(e.to_string()),
+        }
     }
 }
 
@@ -121,6 +135,12 @@ pub trait EventStore: Send + Sync + 'static {
     /// Bytes the store takes on disk, if it keeps any there.
     fn disk_bytes(&self) -> Option<u64> {
         None
+    }
+
+    /// A copy of everything stored, as a backup file's bytes (see `backup.rs`). [`Durable`]
+    /// calls it on its writer thread, so no write runs while it is taken.
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        Err(StoreError::Backend("this store cannot make backups".into()))
     }
 }
 

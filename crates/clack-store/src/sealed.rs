@@ -74,12 +74,20 @@ pub(crate) fn seal<'a>(values: impl IntoIterator<Item = &'a [u8]>) -> Result<Vec
     Ok(sealed)
 }
 
+/// The largest log a sealed record may hold once decompressed: far above any game (a long one is
+/// tens of KB), far below what would hurt to allocate.
+const MAX_LOG: u64 = 64 << 20;
+
 /// The events of a sealed log from sequence `from` on.
 pub(crate) fn unseal(sealed: &[u8], game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
     let Some((&ZSTD_LOG, mut rest)) = sealed.split_first() else {
         return Err(StoreError::Corrupt(format!("the sealed log of {game_id} has an unknown format")));
     };
     let length = prost::encoding::decode_varint(&mut rest)?;
+    // The length comes from the disk: a damaged one must be refused, not allocated.
+    if length > MAX_LOG {
+        return Err(StoreError::Corrupt(format!("the sealed log of {game_id} claims {length} bytes")));
+    }
     let log = zstd::bulk::decompress(rest, length as usize)
         .map_err(|e| StoreError::Corrupt(format!("the sealed log of {game_id} does not decompress: {e}")))?;
     let mut events = SealedLog::decode(log.as_slice())?.events;

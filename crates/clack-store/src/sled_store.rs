@@ -170,6 +170,14 @@ impl SledStore {
         std::fs::remove_dir_all(&kept).map_err(io)
     }
 
+    /// The tree that holds every game, for tools that must write below the store's API: the
+    /// fuzz target of the reader puts arbitrary bytes under a game's keys with it. Nothing that
+    /// serves games uses it.
+    #[doc(hidden)]
+    pub fn raw_log(&self) -> &sled::Tree {
+        &self.log
+    }
+
     /// How many bytes sled says the directory holds.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         Ok(self.db.size_on_disk()?)
@@ -492,5 +500,9 @@ impl EventStore for SledStore {
 
     fn disk_bytes(&self) -> Option<u64> {
         self.db.size_on_disk().ok()
+    }
+
+    fn backup(&self) -> Result<Vec<u8>, StoreError> {
+        Ok(crate::backup::encode(&self.db))
     }
 }

@@ -95,6 +95,11 @@ pub(crate) struct Layer {
     /// [default: 5].
     #[arg(long, env = "CLACK_GRACE_SECS")]
     grace_secs: Option<f64>,
+    /// Writes are refused (UNAVAILABLE, "the disk is full") while the data directory's
+    /// filesystem has less than this many MiB free, so that the database never meets a full
+    /// disk; reads go on, and writes resume once space is freed [default: 64].
+    #[arg(long, env = "CLACK_MIN_FREE_MB")]
+    min_free_mb: Option<u64>,
     /// Log as JSON lines instead of text (`--log-json` alone means true) [default: false].
     #[arg(
         long,
@@ -146,6 +151,7 @@ pub(crate) struct Settings {
     pub quota_match_games_per_call: u32,
     pub quota_requests_per_second: u32,
     pub grace_secs: f64,
+    pub min_free_mb: u64,
     pub log_json: bool,
     pub no_web: bool,
     pub shard: String,
@@ -180,6 +186,7 @@ impl Default for Settings {
             quota_match_games_per_call: quotas.match_games_per_call,
             quota_requests_per_second: quotas.requests_per_second,
             grace_secs: 5.0,
+            min_free_mb: 64,
             log_json: false,
             no_web: false,
             shard: "main".into(),
@@ -260,6 +267,7 @@ impl Settings {
                 .or(file.quota_requests_per_second)
                 .unwrap_or(d.quota_requests_per_second),
             grace_secs: top.grace_secs.or(file.grace_secs).unwrap_or(d.grace_secs),
+            min_free_mb: top.min_free_mb.or(file.min_free_mb).unwrap_or(d.min_free_mb),
             log_json: top.log_json.or(file.log_json).unwrap_or(d.log_json),
             no_web: top.no_web.or(file.no_web).unwrap_or(d.no_web),
             shard: top.shard.clone().or(file.shard).unwrap_or(d.shard),

@@ -2,9 +2,11 @@
 //! only parses arguments and dispatches.
 
 mod analyze;
+mod backupcli;
 mod bench;
 mod botcli;
 mod config;
+mod crashloop;
 mod health;
 mod keys;
 mod replay;
@@ -30,6 +32,8 @@ struct Cli {
 enum Command {
     /// Summarise many finished games (per configuration and bot version), with an HTML report.
     Analyze(analyze::AnalyzeArgs),
+    /// Write a backup of a running server's data to a file (an admin's key needed).
+    Backup(backupcli::BackupArgs),
     /// Play a match between bot scripts, seats rotated, and report results and ratings.
     Arena(botcli::ArenaArgs),
     /// Tools for bot authors.
@@ -43,12 +47,16 @@ enum Command {
     Export(analyze::ExportArgs),
     /// Start a new game from a finished one as it stood after an event, with new seats.
     Fork(analyze::ForkArgs),
+    /// Kill the server again and again under load and check that nothing acknowledged is lost.
+    Crashloop(crashloop::Args),
     /// Manage accounts and API keys on a running server (needs an admin key).
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
     Replay(replay::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
     Serve(Box<serve::Args>),
+    /// Make a new data directory from a backup file and check that every game in it verifies.
+    Restore(backupcli::RestoreArgs),
     /// Play games between random players, without a server, and export their logs.
     Selfplay(selfplay::Args),
     /// Data directory tools: fill, stats, migrate, compact, bench.
@@ -68,10 +76,13 @@ fn main() -> anyhow::Result<()> {
         Command::Analyze(args) => runtime()?.block_on(analyze::analyze(&args)),
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
+        Command::Backup(args) => runtime()?.block_on(backupcli::backup(&args)),
+        Command::Restore(args) => backupcli::restore(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),
         Command::Health(args) => runtime()?.block_on(health::run(&args)),
         Command::Export(args) => runtime()?.block_on(analyze::export(&args)),
         Command::Fork(args) => runtime()?.block_on(analyze::fork(&args)),
+        Command::Crashloop(args) => runtime()?.block_on(crashloop::run(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),

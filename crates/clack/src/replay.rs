@@ -56,7 +56,7 @@ fn print(game: &str, events: &[pb::Event]) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let first = events.first().with_context(|| format!("no events for game {game}"))?;
-    let mut log = GameLog::replay(std::iter::once(first))?;
+    let mut log = GameLog::begin(first)?;
     writeln!(out, "game {game} — {}", log.game().kind().name())?;
     for event in &events[1..] {
         log.apply(event).with_context(|| format!("event {} does not replay", event.sequence))?;

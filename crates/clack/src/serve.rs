@@ -8,7 +8,7 @@ use std::io::Write;
 
 use clack_server::metrics::Metrics;
 use clack_server::{BotLibrary, Hub, Limits, Mode, ServeConfig};
-use clack_store::{Durability, Durable, SledStore};
+use clack_store::{Durability, Durable, Reserve, SledStore};
 
 pub(crate) use crate::config::Args;
 pub(crate) use crate::config::Durability as DurabilityArg;
@@ -51,12 +51,20 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
 #[allow(clippy::print_stdout)] // the lines a supervisor or test reads to find the ports
 async fn serve(args: &Settings) -> anyhow::Result<()> {
     init_tracing(args.log_json);
-    let store =
-        SledStore::open(&args.data).with_context(|| format!("cannot open the store in {}", args.data.display()))?;
+    let store = SledStore::open(&args.data).with_context(|| {
+        format!(
+            "cannot open the store in {0}. If the directory is damaged, keep it aside and restore the \
+             newest backup into a fresh directory (`clack restore`); docs/durability.md says how to \
+             save what still verifies",
+            args.data.display()
+        )
+    })?;
     let durability = match args.durability {
         DurabilityArg::Sync => Durability::Sync,
         DurabilityArg::Batched => Durability::Batched,
     };
+    let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
+    let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
     let store = Durable::new(Arc::new(store), durability)?;
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();

@@ -109,7 +109,8 @@ impl Template {
         let mut ends: Vec<usize> =
             if moves == 0 { Vec::new() } else { starts.map(|(i, _)| i).step_by(moves).collect() };
         ends.push(events.len());
-        let mut log = GameLog::replay(events.first())?;
+        let first = events.first().ok_or_else(|| anyhow::anyhow!("a self-played game has no events"))?;
+        let mut log = GameLog::begin(first)?;
         let mut cuts = Vec::new();
         let mut applied = 1;
         for end in ends {

@@ -175,3 +175,44 @@ async fn a_match_reports_per_bot_results_and_keeps_ratings() {
     assert_eq!(version.games, 20);
     server.stop().await;
 }
+
+/// Found by `clack crashloop`: `Verify` read a game's log and then its summary, so a bot game
+/// that moved in between was reported as a summary that disagrees with its log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_agrees_with_itself_while_a_bot_game_plays() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let mut bots = server.bots().await;
+    let mut games = server.games().await;
+    let mut replay = server.replay().await;
+    let random = bots
+        .upload_bot(pb::UploadBotRequest {
+            name: "random".into(),
+            kind: pb::GameKind::Straight as i32,
+            source: source("bots/straight-random.rhai"),
+        })
+        .await
+        .expect("upload")
+        .into_inner();
+    let created = games
+        .create_game(pb::CreateGameRequest {
+            options: Some(straight_options(4, 250)),
+            seats: vec![bot_seat(&random.bot_id, &random.version); 4],
+            seed: Some(5),
+        })
+        .await
+        .expect("create")
+        .into_inner();
+    let mut verified = 0;
+    loop {
+        let reply = replay.verify(pb::VerifyRequest { game_id: created.game_id.clone() }).await.expect("verify");
+        let reply = reply.into_inner();
+        assert!(reply.ok, "after {verified} checks: {}", reply.detail);
+        verified += 1;
+        if spectate(&mut games, &created.game_id).await.status == pb::GameStatus::Finished as i32 {
+            break;
+        }
+    }
+    assert!(verified > 1, "the game was checked while it played");
+    server.stop().await;
+}
