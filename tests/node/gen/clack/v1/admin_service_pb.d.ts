@@ -18,6 +18,36 @@ import type { Message } from "@bufbuild/protobuf";
 export declare const file_clack_v1_admin_service: GenFile;
 
 /**
+ * @generated from message clack.v1.BackupRequest
+ */
+export declare type BackupRequest = Message<"clack.v1.BackupRequest"> & {
+};
+
+/**
+ * Describes the message clack.v1.BackupRequest.
+ * Use `create(BackupRequestSchema)` to create a new message.
+ */
+export declare const BackupRequestSchema: GenMessage<BackupRequest>;
+
+/**
+ * @generated from message clack.v1.BackupResponse
+ */
+export declare type BackupResponse = Message<"clack.v1.BackupResponse"> & {
+  /**
+   * The next piece of the backup file; the pieces in order are the whole file.
+   *
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message clack.v1.BackupResponse.
+ * Use `create(BackupResponseSchema)` to create a new message.
+ */
+export declare const BackupResponseSchema: GenMessage<BackupResponse>;
+
+/**
  * @generated from message clack.v1.Account
  */
 export declare type Account = Message<"clack.v1.Account"> & {
@@ -282,6 +312,18 @@ export declare const AdminService: GenService<{
     methodKind: "unary";
     input: typeof RevokeKeyRequestSchema;
     output: typeof RevokeKeyResponseSchema;
+  },
+  /**
+   * A backup of everything the server stores (games, bots, accounts), taken at one moment
+   * while it goes on serving, streamed in pieces; `clack backup` writes it to a file and
+   * `clack restore` makes a data directory from it.
+   *
+   * @generated from rpc clack.v1.AdminService.Backup
+   */
+  backup: {
+    methodKind: "server_streaming";
+    input: typeof BackupRequestSchema;
+    output: typeof BackupResponseSchema;
   },
 }>;
 

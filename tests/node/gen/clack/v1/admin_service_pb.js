@@ -15,77 +15,91 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
  * Describes the file clack/v1/admin_service.proto.
  */
 export const file_clack_v1_admin_service = /*@__PURE__*/
-  fileDesc("ChxjbGFjay92MS9hZG1pbl9zZXJ2aWNlLnByb3RvEghjbGFjay52MSJkCgdBY2NvdW50EgwKBG5hbWUYASABKAkSDQoFYWRtaW4YAiABKAgSGwoTY3JlYXRlZF91bml4X21pbGxpcxgDIAEoAxIfCgRrZXlzGAQgAygLMhEuY2xhY2sudjEuS2V5SW5mbyJkCgdLZXlJbmZvEg4KBmtleV9pZBgBIAEoCRIPCgdhY2NvdW50GAIgASgJEhsKE2NyZWF0ZWRfdW5peF9taWxsaXMYAyABKAMSGwoTcmV2b2tlZF91bml4X21pbGxpcxgEIAEoAyJFChRDcmVhdGVBY2NvdW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEg0KBWFkbWluGAIgASgIEhAKCHdpdGhfa2V5GAMgASgIIkgKFUNyZWF0ZUFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuY2xhY2sudjEuQWNjb3VudBILCgNrZXkYAiABKAkiFQoTTGlzdEFjY291bnRzUmVxdWVzdCI7ChRMaXN0QWNjb3VudHNSZXNwb25zZRIjCghhY2NvdW50cxgBIAMoCzIRLmNsYWNrLnYxLkFjY291bnQiIwoQQ3JlYXRlS2V5UmVxdWVzdBIPCgdhY2NvdW50GAEgASgJIkEKEUNyZWF0ZUtleVJlc3BvbnNlEh8KBGluZm8YASABKAsyES5jbGFjay52MS5LZXlJbmZvEgsKA2tleRgCIAEoCSIiChBSZXZva2VLZXlSZXF1ZXN0Eg4KBmtleV9pZBgBIAEoCSI0ChFSZXZva2VLZXlSZXNwb25zZRIfCgRpbmZvGAEgASgLMhEuY2xhY2sudjEuS2V5SW5mbzK7AgoMQWRtaW5TZXJ2aWNlElAKDUNyZWF0ZUFjY291bnQSHi5jbGFjay52MS5DcmVhdGVBY2NvdW50UmVxdWVzdBofLmNsYWNrLnYxLkNyZWF0ZUFjY291bnRSZXNwb25zZRJNCgxMaXN0QWNjb3VudHMSHS5jbGFjay52MS5MaXN0QWNjb3VudHNSZXF1ZXN0Gh4uY2xhY2sudjEuTGlzdEFjY291bnRzUmVzcG9uc2USRAoJQ3JlYXRlS2V5EhouY2xhY2sudjEuQ3JlYXRlS2V5UmVxdWVzdBobLmNsYWNrLnYxLkNyZWF0ZUtleVJlc3BvbnNlEkQKCVJldm9rZUtleRIaLmNsYWNrLnYxLlJldm9rZUtleVJlcXVlc3QaGy5jbGFjay52MS5SZXZva2VLZXlSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("ChxjbGFjay92MS9hZG1pbl9zZXJ2aWNlLnByb3RvEghjbGFjay52MSIPCg1CYWNrdXBSZXF1ZXN0Ih4KDkJhY2t1cFJlc3BvbnNlEgwKBGRhdGEYASABKAwiZAoHQWNjb3VudBIMCgRuYW1lGAEgASgJEg0KBWFkbWluGAIgASgIEhsKE2NyZWF0ZWRfdW5peF9taWxsaXMYAyABKAMSHwoEa2V5cxgEIAMoCzIRLmNsYWNrLnYxLktleUluZm8iZAoHS2V5SW5mbxIOCgZrZXlfaWQYASABKAkSDwoHYWNjb3VudBgCIAEoCRIbChNjcmVhdGVkX3VuaXhfbWlsbGlzGAMgASgDEhsKE3Jldm9rZWRfdW5peF9taWxsaXMYBCABKAMiRQoUQ3JlYXRlQWNjb3VudFJlcXVlc3QSDAoEbmFtZRgBIAEoCRINCgVhZG1pbhgCIAEoCBIQCgh3aXRoX2tleRgDIAEoCCJIChVDcmVhdGVBY2NvdW50UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmNsYWNrLnYxLkFjY291bnQSCwoDa2V5GAIgASgJIhUKE0xpc3RBY2NvdW50c1JlcXVlc3QiOwoUTGlzdEFjY291bnRzUmVzcG9uc2USIwoIYWNjb3VudHMYASADKAsyES5jbGFjay52MS5BY2NvdW50IiMKEENyZWF0ZUtleVJlcXVlc3QSDwoHYWNjb3VudBgBIAEoCSJBChFDcmVhdGVLZXlSZXNwb25zZRIfCgRpbmZvGAEgASgLMhEuY2xhY2sudjEuS2V5SW5mbxILCgNrZXkYAiABKAkiIgoQUmV2b2tlS2V5UmVxdWVzdBIOCgZrZXlfaWQYASABKAkiNAoRUmV2b2tlS2V5UmVzcG9uc2USHwoEaW5mbxgBIAEoCzIRLmNsYWNrLnYxLktleUluZm8y+gIKDEFkbWluU2VydmljZRJQCg1DcmVhdGVBY2NvdW50Eh4uY2xhY2sudjEuQ3JlYXRlQWNjb3VudFJlcXVlc3QaHy5jbGFjay52MS5DcmVhdGVBY2NvdW50UmVzcG9uc2USTQoMTGlzdEFjY291bnRzEh0uY2xhY2sudjEuTGlzdEFjY291bnRzUmVxdWVzdBoeLmNsYWNrLnYxLkxpc3RBY2NvdW50c1Jlc3BvbnNlEkQKCUNyZWF0ZUtleRIaLmNsYWNrLnYxLkNyZWF0ZUtleVJlcXVlc3QaGy5jbGFjay52MS5DcmVhdGVLZXlSZXNwb25zZRJECglSZXZva2VLZXkSGi5jbGFjay52MS5SZXZva2VLZXlSZXF1ZXN0GhsuY2xhY2sudjEuUmV2b2tlS2V5UmVzcG9uc2USPQoGQmFja3VwEhcuY2xhY2sudjEuQmFja3VwUmVxdWVzdBoYLmNsYWNrLnYxLkJhY2t1cFJlc3BvbnNlMAFiBnByb3RvMw");
+
+/**
+ * Describes the message clack.v1.BackupRequest.
+ * Use `create(BackupRequestSchema)` to create a new message.
+ */
+export const BackupRequestSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_admin_service, 0);
+
+/**
+ * Describes the message clack.v1.BackupResponse.
+ * Use `create(BackupResponseSchema)` to create a new message.
+ */
+export const BackupResponseSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_admin_service, 1);
 
 /**
  * Describes the message clack.v1.Account.
  * Use `create(AccountSchema)` to create a new message.
  */
 export const AccountSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 0);
+  messageDesc(file_clack_v1_admin_service, 2);
 
 /**
  * Describes the message clack.v1.KeyInfo.
  * Use `create(KeyInfoSchema)` to create a new message.
  */
 export const KeyInfoSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 1);
+  messageDesc(file_clack_v1_admin_service, 3);
 
 /**
  * Describes the message clack.v1.CreateAccountRequest.
  * Use `create(CreateAccountRequestSchema)` to create a new message.
  */
 export const CreateAccountRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 2);
+  messageDesc(file_clack_v1_admin_service, 4);
 
 /**
  * Describes the message clack.v1.CreateAccountResponse.
  * Use `create(CreateAccountResponseSchema)` to create a new message.
  */
 export const CreateAccountResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 3);
+  messageDesc(file_clack_v1_admin_service, 5);
 
 /**
  * Describes the message clack.v1.ListAccountsRequest.
  * Use `create(ListAccountsRequestSchema)` to create a new message.
  */
 export const ListAccountsRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 4);
+  messageDesc(file_clack_v1_admin_service, 6);
 
 /**
  * Describes the message clack.v1.ListAccountsResponse.
  * Use `create(ListAccountsResponseSchema)` to create a new message.
  */
 export const ListAccountsResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 5);
+  messageDesc(file_clack_v1_admin_service, 7);
 
 /**
  * Describes the message clack.v1.CreateKeyRequest.
  * Use `create(CreateKeyRequestSchema)` to create a new message.
  */
 export const CreateKeyRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 6);
+  messageDesc(file_clack_v1_admin_service, 8);
 
 /**
  * Describes the message clack.v1.CreateKeyResponse.
  * Use `create(CreateKeyResponseSchema)` to create a new message.
  */
 export const CreateKeyResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 7);
+  messageDesc(file_clack_v1_admin_service, 9);
 
 /**
  * Describes the message clack.v1.RevokeKeyRequest.
  * Use `create(RevokeKeyRequestSchema)` to create a new message.
  */
 export const RevokeKeyRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 8);
+  messageDesc(file_clack_v1_admin_service, 10);
 
 /**
  * Describes the message clack.v1.RevokeKeyResponse.
  * Use `create(RevokeKeyResponseSchema)` to create a new message.
  */
 export const RevokeKeyResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_admin_service, 9);
+  messageDesc(file_clack_v1_admin_service, 11);
 
 /**
  * @generated from service clack.v1.AdminService

@@ -220,6 +220,14 @@ export declare type GameCreated = Message<"clack.v1.GameCreated"> & {
    * @generated from field: string rules_version = 5;
    */
   rulesVersion: string;
+
+  /**
+   * Set when the game was forked from another game: it starts from the state after the
+   * parent's event `sequence`, and chance after that comes from this game's own `seed`.
+   *
+   * @generated from field: clack.v1.Fork fork = 6;
+   */
+  fork?: Fork | undefined;
 };
 
 /**
@@ -227,6 +235,43 @@ export declare type GameCreated = Message<"clack.v1.GameCreated"> & {
  * Use `create(GameCreatedSchema)` to create a new message.
  */
 export declare const GameCreatedSchema: GenMessage<GameCreated>;
+
+/**
+ * Where a forked game came from, with everything needed to rebuild its starting position
+ * without the parent: the parent's own events up to the fork point. A fork of a fork embeds its
+ * parent's `GameCreated`, which holds that parent's `Fork`, so the whole chain is in the log.
+ * The embedded events are redacted for each viewer like the game's own events.
+ *
+ * @generated from message clack.v1.Fork
+ */
+export declare type Fork = Message<"clack.v1.Fork"> & {
+  /**
+   * The parent game.
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The parent's event after which this game starts.
+   *
+   * @generated from field: uint64 sequence = 2;
+   */
+  sequence: bigint;
+
+  /**
+   * The parent's events 1 to `sequence`, unredacted.
+   *
+   * @generated from field: repeated clack.v1.Event events = 3;
+   */
+  events: Event[];
+};
+
+/**
+ * Describes the message clack.v1.Fork.
+ * Use `create(ForkSchema)` to create a new message.
+ */
+export declare const ForkSchema: GenMessage<Fork>;
 
 /**
  * @generated from message clack.v1.SeatJoined

@@ -7,8 +7,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
-import type { Event } from "./events_pb.js";
-import type { View } from "./game_service_pb.js";
+import type { Event, SeatSpec } from "./events_pb.js";
+import type { CreateGameResponse, View } from "./game_service_pb.js";
 
 /**
  * Describes the file clack/v1/replay_service.proto.
@@ -163,6 +163,65 @@ export declare type ExportResponse = Message<"clack.v1.ExportResponse"> & {
 export declare const ExportResponseSchema: GenMessage<ExportResponse>;
 
 /**
+ * @generated from message clack.v1.ForkGameRequest
+ */
+export declare type ForkGameRequest = Message<"clack.v1.ForkGameRequest"> & {
+  /**
+   * The finished game to fork.
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The parent's event after which the fork starts, from 1 to the parent's last event before
+   * its end.
+   *
+   * @generated from field: uint64 sequence = 2;
+   */
+  sequence: bigint;
+
+  /**
+   * One per player, as in CreateGame; empty means every seat open.
+   *
+   * @generated from field: repeated clack.v1.SeatSpec seats = 3;
+   */
+  seats: SeatSpec[];
+
+  /**
+   * The seed of every chance outcome after the fork; without one the server picks one.
+   *
+   * @generated from field: optional uint64 seed = 4;
+   */
+  seed?: bigint | undefined;
+};
+
+/**
+ * Describes the message clack.v1.ForkGameRequest.
+ * Use `create(ForkGameRequestSchema)` to create a new message.
+ */
+export declare const ForkGameRequestSchema: GenMessage<ForkGameRequest>;
+
+/**
+ * @generated from message clack.v1.ForkGameResponse
+ */
+export declare type ForkGameResponse = Message<"clack.v1.ForkGameResponse"> & {
+  /**
+   * The same fields as CreateGame's reply: the new game's id, its last sequence and, for an
+   * anonymous caller, the owner token.
+   *
+   * @generated from field: clack.v1.CreateGameResponse game = 1;
+   */
+  game?: CreateGameResponse | undefined;
+};
+
+/**
+ * Describes the message clack.v1.ForkGameResponse.
+ * Use `create(ForkGameResponseSchema)` to create a new message.
+ */
+export declare const ForkGameResponseSchema: GenMessage<ForkGameResponse>;
+
+/**
  * @generated from service clack.v1.ReplayService
  */
 export declare const ReplayService: GenService<{
@@ -205,6 +264,17 @@ export declare const ReplayService: GenService<{
     methodKind: "server_streaming";
     input: typeof ExportRequestSchema;
     output: typeof ExportResponseSchema;
+  },
+  /**
+   * A new live game that starts from a finished game as it stood after event `sequence`
+   * (every hand known), with new seats. Counts like CreateGame against the caller's quotas.
+   *
+   * @generated from rpc clack.v1.ReplayService.ForkGame
+   */
+  forkGame: {
+    methodKind: "unary";
+    input: typeof ForkGameRequestSchema;
+    output: typeof ForkGameResponseSchema;
   },
 }>;
 
