@@ -95,7 +95,7 @@ fn create_game(request: &pb::CreateGameRequest) {
 
 fn act(position: &GameLog, request: &pb::ActRequest) {
     // The service refuses seats that do not fit a byte before the game sees them.
-    let Ok(seat) = u8::try_from(request.seat) else { return };
+    let Ok(seat) = u8::try_from(request.seat.unwrap_or(0)) else { return };
     let seat = Seat(seat);
     let game = position.game();
     match convert::action_from_proto(request.action.as_ref(), game, seat) {

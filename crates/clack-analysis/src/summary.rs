@@ -172,7 +172,7 @@ impl Analysis {
 /// Replays a log, gathering its facts on the way.
 fn replay(events: &[pb::Event]) -> Result<(GameLog, Facts), String> {
     let (first, rest) = events.split_first().ok_or("an empty game")?;
-    let mut log = GameLog::replay(std::iter::once(first)).map_err(|e| e.to_string())?;
+    let mut log = GameLog::begin(first).map_err(|e| e.to_string())?;
     let mut facts = Facts::default();
     let mut before = first.unix_millis;
     for event in rest {

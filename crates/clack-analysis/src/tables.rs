@@ -70,7 +70,7 @@ impl Tables {
         let game_id = events.first().map_or_else(String::new, |e| e.game_id.clone());
         let failed = |message: String| TableError::Game { game: game_id.clone(), message };
         let (first, rest) = events.split_first().ok_or_else(|| failed("an empty game".to_owned()))?;
-        let mut log = GameLog::replay(std::iter::once(first)).map_err(|e| failed(e.to_string()))?;
+        let mut log = GameLog::begin(first).map_err(|e| failed(e.to_string()))?;
         let mut round = 1;
         let mut moves = 0;
         let mut rounds = 0;

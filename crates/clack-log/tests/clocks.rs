@@ -260,7 +260,7 @@ fn given_a_game_played_out_with_timeouts_between_moves_then_replay_rebuilds_ever
     let spent = seen.iter().any(|(_, clocks, _)| clocks.iter().any(|&(_, left)| left != 900));
     assert!(spent, "the banks moved");
     // Folding the stored events one by one rebuilds the same clocks and deadline after each move.
-    let mut replayed = GameLog::replay(&events[..1]).expect("the creation");
+    let mut replayed = GameLog::begin(&events[0]).expect("the creation");
     let mut seen = seen.into_iter().peekable();
     for event in &events[1..] {
         replayed.apply(event).expect("folds");

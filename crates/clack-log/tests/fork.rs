@@ -46,7 +46,7 @@ fn given_a_finished_game_when_forked_at_every_event_and_played_out_then_every_fo
         let mut forked = 0;
         for n in 1..=parent.len() as u64 {
             // Where the parent had no move left (its end, or owed it), a fork is refused.
-            let mut at = GameLog::replay(parent.first()).expect("creation");
+            let mut at = GameLog::begin(&parent[0]).expect("creation");
             for event in &parent[1..n as usize] {
                 at.apply(event).expect("the parent replays");
             }
@@ -77,7 +77,7 @@ fn given_a_fork_then_its_position_is_the_parents_and_chance_comes_from_its_own_s
     let parent = finished("parent", straight2(), 21);
     // Event 3 is the first deal: the fork starts with the parent's hands.
     let (a, _) = GameLog::fork("a", &parent, 3, Vec::new(), 1, 0).expect("fork");
-    let mut at = GameLog::replay(parent.first()).expect("creation");
+    let mut at = GameLog::begin(&parent[0]).expect("creation");
     for event in &parent[1..3] {
         at.apply(event).expect("replays");
     }

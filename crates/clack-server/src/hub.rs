@@ -245,7 +245,7 @@ impl Hub {
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
         let parent = self.full_log(game_id).await?;
-        let kind = GameLog::replay(parent.first())
+        let kind = GameLog::begin(parent.first().ok_or_else(|| Error::NotFound(format!("no game {game_id}")))?)
             .map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })?
             .game()
             .kind();

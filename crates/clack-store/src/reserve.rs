@@ -84,6 +84,10 @@ impl<S: EventStore> EventStore for Reserve<S> {
         self.inner.flush()
     }
 
+    fn disk_bytes(&self) -> Option<u64> {
+        self.inner.disk_bytes()
+    }
+
     fn backup(&self) -> Result<Vec<u8>, StoreError> {
         self.inner.backup()
     }
