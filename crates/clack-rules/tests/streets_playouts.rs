@@ -278,3 +278,34 @@ fn a_preview_scores_what_applying_scores() {
     }
     assert!(scoring > 200 && inside_a_block > 10, "{previews} previews, {scoring} scoring, {inside_a_block} inside");
 }
+
+/// Found by the `rules` fuzz target: a spot far off the table made the placement check multiply
+/// its coordinates past `i32` (a panic in a debug build). Such a spot touches nothing, so it is
+/// refused like any isolated spot, on an empty table and on a table in play.
+#[test]
+fn a_spot_far_off_the_table_is_refused_not_overflowed() {
+    let (mid_game, _) = playout(Options::default(), 3, |_, _| {});
+    let mut state = State::new(Options::default()).expect("valid options");
+    let mut dealer = Dealer::from_seed(3);
+    while let ToMove::Chance { .. } = state.to_move() {
+        let chance = state.sample_chance(&mut dealer).expect("chance");
+        state.apply_chance(chance).expect("fits");
+    }
+    for table in [&state, &mid_game] {
+        let Some(tile) = Tile::new(0, 0) else { panic!("a tile") };
+        for spot in [
+            Spot::Avenue { column: i32::MAX, row: i32::MIN },
+            Spot::Street { gap: i32::MIN, half_row: i32::MAX },
+            Spot::Avenue { column: 1 << 20, row: 0 },
+        ] {
+            let action = Action::Place { tile, spot, first: 0 };
+            for seat in 0..2 {
+                assert!(!table.is_legal(Seat(seat), action), "{spot:?}");
+                let mut after = table.clone();
+                assert!(after.apply(Seat(seat), action).is_err());
+                assert_eq!(&after, table, "a refused action changes nothing");
+            }
+            assert!(!table.board().inside_block(spot));
+        }
+    }
+}

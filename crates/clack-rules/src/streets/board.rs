@@ -32,7 +32,21 @@ pub enum Spot {
     Street { gap: i32, half_row: i32 },
 }
 
+/// How far from the origin a spot's coordinates may lie before arithmetic on them could
+/// overflow. A table holds at most 91 dominoes, so a spot this far out can never touch one.
+const REACH: i32 = 1 << 16;
+
 impl Spot {
+    /// Whether the spot is near enough to the origin for its cells to be computed; one that is
+    /// not can never be played (it touches nothing).
+    fn within_reach(self) -> bool {
+        let (a, b) = match self {
+            Spot::Avenue { column, row } => (column, row),
+            Spot::Street { gap, half_row } => (gap, half_row),
+        };
+        a.unsigned_abs() <= REACH as u32 && b.unsigned_abs() <= REACH as u32
+    }
+
     /// The four half-square cells the domino covers; the first two show its first number
     /// (north or west half), the last two its second.
     fn cells(self) -> [(i32, i32); 4] {
@@ -244,6 +258,9 @@ impl Board {
     /// Whether `spot` lies inside a block (a domino laid there divides or shrinks it), rather
     /// than in the open.
     pub fn inside_block(&self, spot: Spot) -> bool {
+        if !spot.within_reach() {
+            return false;
+        }
         let (x, y) = spot.cells()[0];
         self.grid.get(x, y).region != 0
     }
@@ -273,6 +290,13 @@ impl Board {
             } else {
                 Verdict::Later(Refusal::FirstTile)
             };
+        }
+        if !spot.within_reach() {
+            let far = match spot {
+                Spot::Avenue { .. } => Refusal::Isolated,
+                Spot::Street { .. } => Refusal::OneAvenue,
+            };
+            return Verdict::Never(far);
         }
         if spot.cells().iter().any(|&(x, y)| !self.is_free(x, y)) {
             return Verdict::Never(Refusal::Occupied);
