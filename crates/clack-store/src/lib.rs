@@ -147,7 +147,25 @@ pub trait EventStore: Send + Sync + 'static {
 /// Checks that an append's events continue its log at `expected`, for both backends.
 fn check_continues(append: &Append) -> Result<(), StoreError> {
     let Append { game_id, expected, events, .. } = append;
-    let continues =
-        events.iter().enumerate().all(|(i, e)| &e.game_id == game_id && e.sequence == expected + 1 + i as u64);
-    if events.is_empty() || !continues { Err(StoreError::Gap(expected + 1)) } else { Ok(()) }
+    // Checked: a damaged summary can claim any last sequence, u64::MAX included.
+    let continues = events
+        .iter()
+        .enumerate()
+        .all(|(i, e)| &e.game_id == game_id && expected.checked_add(1 + i as u64) == Some(e.sequence));
+    if events.is_empty() || !continues { Err(StoreError::Gap(expected.saturating_add(1))) } else { Ok(()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `store` fuzz target: a damaged summary claiming the last sequence u64::MAX
+    /// made the continuity check overflow. It is a gap like any other.
+    #[test]
+    fn an_append_after_the_largest_sequence_is_a_gap_not_an_overflow() {
+        let event = pb::Event { game_id: "g".into(), sequence: 0, ..Default::default() };
+        let append =
+            Append { game_id: "g".into(), expected: u64::MAX, events: vec![event], summary: Default::default() };
+        assert_eq!(check_continues(&append), Err(StoreError::Gap(u64::MAX)));
+    }
 }
