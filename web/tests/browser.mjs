@@ -78,7 +78,8 @@ async function playOne(page, explain = false) {
     }
   }
   if ((await legal.count()) > 0) {
-    await legal.first().click();
+    // A tile still selected from an earlier try stays selected: clicking it again would unselect it.
+    if ((await page.locator(".my-hand .tile.selected").count()) === 0) await legal.first().click();
     const targets = page.locator(".board-wrap .end.legal");
     const discard = page.locator("[data-action=discard]");
     await targets.or(discard).first().waitFor({ timeout: 10000 });
@@ -132,6 +133,7 @@ async function playToEnd(page, shotName) {
       await page.locator(".board-wrap .end.legal, [data-action=discard]").first().waitFor();
       await page.screenshot({ path: `${shots}/${shotName}`, fullPage: true });
       await page.locator(".my-hand .tile.selected").first().click(); // unselect
+      await page.locator(".my-hand .tile.selected").first().waitFor({ state: "detached" });
       shot = true;
     }
     if (await playOne(page, moves === 2)) moves++;
