@@ -40,16 +40,21 @@ async function open(path) {
   return page;
 }
 
+/** Runs one scenario; a scenario that fails is run once more from its start (as Playwright's
+ * `retries: 1` would), and the output says so, so that a flaky scenario shows rather than hides. */
 async function step(name, body) {
-  const started = Date.now();
-  try {
-    await body();
-    results.push([name, true]);
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (e) {
-    results.push([name, false]);
-    console.log(`FAIL ${name}: ${e.stack ?? e}`);
+  for (const attempt of [1, 2]) {
+    const started = Date.now();
+    try {
+      await body();
+      results.push([name, true]);
+      console.log(`ok   ${name} (${Date.now() - started} ms)${attempt > 1 ? " on its second try" : ""}`);
+      return;
+    } catch (e) {
+      console.log(`${attempt > 1 ? "FAIL" : "RETRY"} ${name}: ${e.stack ?? e}`);
+    }
   }
+  results.push([name, false]);
 }
 
 /** Tiles face up anywhere but the board, the viewer's own hand and a finished round's reveal. */
