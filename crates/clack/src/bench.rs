@@ -370,8 +370,7 @@ async fn play_games(
         .map(|(i, (mut client, mut game))| {
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
-                let mut turn =
-                    pace.map(|pace| tokio::time::Instant::from_std(started) + pace * i as u32 / games as u32);
+                let mut turn = pace.map(|pace| first_turn(started, pace, i, games));
                 while started.elapsed() < duration {
                     if let (Some(at), Some(pace)) = (turn.as_mut(), pace) {
                         // Moves keep to the schedule, whatever the last one cost, so a slow
@@ -395,8 +394,22 @@ async fn play_games(
             })
         })
         .collect();
+    gather(tasks, started, cpu_started).await
+}
+
+/// When game `i` of `games` makes its first paced move: offsets spread evenly over one pace.
+fn first_turn(started: Instant, pace: Duration, i: usize, games: usize) -> tokio::time::Instant {
+    tokio::time::Instant::from_std(started) + pace * i as u32 / games as u32
+}
+
+/// Waits for every game's task and puts their latencies into one sample; hands the games back.
+async fn gather(
+    tasks: Vec<tokio::task::JoinHandle<(Vec<Duration>, Seated)>>,
+    started: Instant,
+    cpu_started: Option<f64>,
+) -> anyhow::Result<(Sample, Vec<Seated>)> {
     let mut latencies = Vec::new();
-    let mut seated = Vec::with_capacity(games);
+    let mut seated = Vec::with_capacity(tasks.len());
     for task in tasks {
         let (played, game) = task.await?;
         latencies.push(played);
@@ -501,20 +514,13 @@ async fn play_streams(
         .enumerate()
         .map(|(i, (mut client, mut game))| {
             tokio::spawn(async move {
-                let first = pace.map(|pace| tokio::time::Instant::from_std(started) + pace * i as u32 / games as u32);
+                let first = pace.map(|pace| first_turn(started, pace, i, games));
                 let latencies = stream_game(&mut client, &mut game, started, duration, pace.zip(first)).await;
                 (latencies.unwrap_or_default(), (client, game))
             })
         })
         .collect();
-    let mut latencies = Vec::new();
-    let mut seated = Vec::with_capacity(games);
-    for task in tasks {
-        let (played, game) = task.await?;
-        latencies.push(played);
-        seated.push(game);
-    }
-    Ok((sample(latencies, started, cpu_started), seated))
+    gather(tasks, started, cpu_started).await
 }
 
 /// Plays one game's seats over their streams until `duration` has passed since `started`,
