@@ -31,12 +31,13 @@ pub struct Deadline<S> {
     timeout: Duration,
 }
 
-impl<S, Request> tower::Service<Request> for Deadline<S>
+impl<S, Request, ResBody> tower::Service<Request> for Deadline<S>
 where
-    S: tower::Service<Request, Response = http::Response<tonic::body::Body>>,
+    S: tower::Service<Request, Response = http::Response<ResBody>>,
     S::Future: Send + 'static,
+    ResBody: Default + Send + 'static,
 {
-    type Response = http::Response<tonic::body::Body>;
+    type Response = http::Response<ResBody>;
     type Error = S::Error;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
 

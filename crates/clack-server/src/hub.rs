@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use clack_log::{GameLog, Status, Viewer, json};
 use clack_proto::v1 as pb;
-use clack_store::{Durable, StoreError};
+use clack_store::{Durable, ListQuery, StoreError};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use clack_log::convert::FieldError;
@@ -89,25 +89,42 @@ impl Hub {
         let meter = Arc::new(Meter::new(limits.quotas));
         let hub = Arc::new(Hub { store, live: Mutex::new(HashMap::new()), bots, limits, access, meter });
         let (mut restored, mut damaged) = (0, 0);
-        for summary in hub.store.summaries().await? {
-            if summary.status() != pb::GameStatus::Finished {
-                // A game whose log does not read back stays out of play and answers DATA_LOSS;
-                // the others load and play. One damaged game must not keep the server down.
-                match hub.load(&summary.game_id).await {
-                    Ok(log) => {
-                        hub.start(log).await?;
-                        restored += 1;
-                    }
-                    Err(error @ (Error::DataLoss { .. } | Error::Damaged { .. })) => {
-                        tracing::error!(game = %summary.game_id, %error, "damaged game left out of play");
-                        damaged += 1;
-                    }
-                    Err(error) => return Err(error),
+        for game_id in hub.unfinished().await? {
+            // A game whose log does not read back stays out of play and answers DATA_LOSS;
+            // the others load and play. One damaged game must not keep the server down.
+            match hub.load(&game_id).await {
+                Ok(log) => {
+                    hub.start(log).await?;
+                    restored += 1;
                 }
+                Err(error @ (Error::DataLoss { .. } | Error::Damaged { .. })) => {
+                    tracing::error!(game = %game_id, %error, "damaged game left out of play");
+                    damaged += 1;
+                }
+                Err(error) => return Err(error),
             }
         }
         tracing::info!(restored, damaged, "unfinished games restored from the store");
         Ok(hub)
+    }
+
+    /// The ids of every game not finished, from the listing index: a start reads the games it
+    /// restarts, not every game ever played (a million finished games would otherwise be a
+    /// million summaries read before the first request is served).
+    async fn unfinished(&self) -> Result<Vec<String>> {
+        let mut ids = Vec::new();
+        for status in [pb::GameStatus::Waiting, pb::GameStatus::Active] {
+            let mut query = ListQuery { kind: 0, status: status as i32, after: None, limit: 1024 };
+            loop {
+                let page = self.store.list(query.clone()).await?;
+                ids.extend(page.games.into_iter().map(|summary| summary.game_id));
+                match page.next {
+                    Some(next) => query.after = Some(next),
+                    None => break,
+                }
+            }
+        }
+        Ok(ids)
     }
 
     /// Accounts and keys.

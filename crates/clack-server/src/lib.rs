@@ -138,13 +138,13 @@ pub async fn serve(
         .build_v1alpha()?;
     // Load shedding outside the limit: at the limit a request is refused at once
     // (RESOURCE_EXHAUSTED) instead of queueing. Both are built once, so the limit is global.
-    // The deadline is innermost, so time spent waiting for the limit does not count against it.
-    // Metrics are outermost, so that refusals and deadlines count too.
+    // The deadline is innermost (on the gRPC routes, see `web::routes`), so time spent waiting
+    // for the limit does not count against it. Metrics are outermost, so that refusals and
+    // deadlines count too.
     let layers = tower::ServiceBuilder::new()
-        .option_layer(config.metrics.clone().map(metrics::GrpcMetricsLayer))
+        .option_layer(config.metrics.clone().map(metrics::GrpcMetricsLayer::outside))
         .load_shed()
         .concurrency_limit(config.concurrency_limit)
-        .layer(deadline::DeadlineLayer { timeout: config.request_timeout })
         .into_inner();
     let gate = service::Gate::new(&hub);
     let (closing, closed) = tokio::sync::watch::channel(false);
@@ -163,11 +163,15 @@ pub async fn serve(
     if let Some(library) = bots {
         grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate }));
     }
+    let inner = web::Inner {
+        deadline: deadline::DeadlineLayer { timeout: config.request_timeout },
+        metrics: config.metrics.clone(),
+    };
     // HTTP/1.1 too: browsers speak gRPC-Web and fetch the app's files over it.
     let server = tonic::transport::Server::builder()
         .accept_http1(true)
         .layer(layers)
-        .add_routes(web::routes(grpc, config.web_app))
+        .add_routes(web::routes(grpc, config.web_app, &inner))
         .serve_with_incoming_shutdown(incoming(listener), async move {
             shutdown.await;
             // Open streams end now (UNAVAILABLE), so that the connections they hold can close.

@@ -191,6 +191,14 @@ impl Rpc {
         }
     }
 
+    /// Undoes `started` for a request that another layer counts.
+    fn dropped(&self, index: usize) {
+        let method = &self.methods[index];
+        if method.streaming {
+            method.open.get_or_init(|| self.open.get_or_create_owned(&method.labels)).dec();
+        }
+    }
+
     fn finished(&self, index: usize, code: tonic::Code, elapsed: Duration) {
         let method = &self.methods[index];
         let slot = (code as usize).min(CODES.len() - 1);
@@ -441,17 +449,46 @@ pub async fn serve_http(
         .await
 }
 
-/// Counts gRPC requests by method and status, and times them. It must sit outside every layer
-/// that answers for the service (load shedding, the deadline), so that their answers count, and
-/// inside grpc-web translation, so that it sees real trailers.
+/// Counts gRPC requests by method and status, and times them. One instance sits outside every
+/// layer that answers for the service (load shedding, the concurrency limit), so that their
+/// answers count; a second sits inside gRPC-Web's translation ([`GrpcMetricsLayer::inside_web`]),
+/// because only there does a gRPC-Web call have real trailers to read its status from (outside,
+/// tonic-web has folded them into the body). Each request is counted by exactly one of the two.
 #[derive(Clone, Debug)]
-pub struct GrpcMetricsLayer(pub Arc<Metrics>);
+pub struct GrpcMetricsLayer {
+    metrics: Arc<Metrics>,
+    side: Side,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// Around the whole server: counts gRPC calls, and gRPC-Web calls only when a layer out
+    /// here refuses them before they reach the translation.
+    Outside,
+    /// Around the gRPC routes, inside tonic-web: counts the gRPC-Web calls the outside marked.
+    InsideWeb,
+}
+
+/// Put on a gRPC-Web request by the outside layer, so that the inside one knows to count it
+/// (after translation its content type reads as plain gRPC).
+#[derive(Clone, Copy, Debug)]
+struct WebCall;
+
+impl GrpcMetricsLayer {
+    pub fn outside(metrics: Arc<Metrics>) -> GrpcMetricsLayer {
+        GrpcMetricsLayer { metrics, side: Side::Outside }
+    }
+
+    pub fn inside_web(metrics: Arc<Metrics>) -> GrpcMetricsLayer {
+        GrpcMetricsLayer { metrics, side: Side::InsideWeb }
+    }
+}
 
 impl<S> tower::Layer<S> for GrpcMetricsLayer {
     type Service = GrpcMetrics<S>;
 
     fn layer(&self, inner: S) -> GrpcMetrics<S> {
-        GrpcMetrics { inner, metrics: self.0.clone() }
+        GrpcMetrics { inner, metrics: self.metrics.clone(), side: self.side }
     }
 }
 
@@ -459,23 +496,36 @@ impl<S> tower::Layer<S> for GrpcMetricsLayer {
 pub struct GrpcMetrics<S> {
     inner: S,
     metrics: Arc<Metrics>,
+    side: Side,
 }
 
-/// gRPC over HTTP/2; not grpc-web, whose status travels inside the body.
-fn is_grpc(headers: &http::HeaderMap) -> bool {
-    headers.get(http::header::CONTENT_TYPE).is_some_and(|v| {
-        let v = v.as_bytes();
-        v.starts_with(b"application/grpc") && !v.starts_with(b"application/grpc-web")
-    })
+/// What a request is, by its content type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    Grpc,
+    GrpcWeb,
+    Other,
+}
+
+fn call_kind(headers: &http::HeaderMap) -> Call {
+    match headers.get(http::header::CONTENT_TYPE).map(http::HeaderValue::as_bytes) {
+        Some(v) if v.starts_with(b"application/grpc-web") => Call::GrpcWeb,
+        Some(v) if v.starts_with(b"application/grpc") => Call::Grpc,
+        _ => Call::Other,
+    }
 }
 
 type Body = tonic::body::Body;
 
-impl<S, B> tower::Service<http::Request<B>> for GrpcMetrics<S>
+/// Generic over the body it is given (tonic's outside, axum's inside the routes); it answers with
+/// tonic's, which both sides take.
+impl<S, B, ResBody> tower::Service<http::Request<B>> for GrpcMetrics<S>
 where
-    S: tower::Service<http::Request<B>, Response = http::Response<Body>>,
+    S: tower::Service<http::Request<B>, Response = http::Response<ResBody>>,
     S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     S::Future: Send + 'static,
+    ResBody: http_body::Body<Data = tonic::codegen::Bytes> + Send + 'static,
+    ResBody::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     type Response = http::Response<Body>;
     type Error = S::Error;
@@ -485,15 +535,29 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        if !is_grpc(request.headers()) {
-            return Box::pin(self.inner.call(request));
-        }
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
+        let counted = match (self.side, call_kind(request.headers())) {
+            (Side::Outside, Call::Grpc) => Counted::Whole,
+            (Side::Outside, Call::GrpcWeb) => {
+                request.extensions_mut().insert(WebCall);
+                Counted::RefusalsOnly
+            }
+            (Side::InsideWeb, _) if request.extensions().get::<WebCall>().is_some() => Counted::Whole,
+            _ => {
+                let response = self.inner.call(request);
+                return Box::pin(async move { Ok(response.await?.map(Body::new)) });
+            }
+        };
         let mut recorder = Recorder::start(self.metrics.clone(), request.uri().path());
         let response = self.inner.call(request);
         Box::pin(async move {
             match response.await {
-                Ok(response) => Ok(recorder.follow(response)),
+                Ok(response) if counted == Counted::Whole => Ok(recorder.follow(response.map(Body::new))),
+                // The inside layer counts it.
+                Ok(response) => {
+                    recorder.hand_over();
+                    Ok(response.map(Body::new))
+                }
                 // What tonic would answer for an error of a layer (load shedding, for one).
                 Err(error) => {
                     let status = Status::from_error(error.into());
@@ -503,6 +567,15 @@ where
             }
         })
     }
+}
+
+/// How much of a request one layer counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Counted {
+    /// Its status, however it ends.
+    Whole,
+    /// Only a refusal by a layer below it; the rest is counted further in.
+    RefusalsOnly,
 }
 
 /// One request being counted: it counts once, when its status is known, or as CANCELLED if the
@@ -519,6 +592,12 @@ impl Recorder {
         let method = metrics.rpc.find(path);
         metrics.rpc.started(method);
         Recorder { metrics, method, start: Instant::now(), done: false }
+    }
+
+    /// Leaves the request to another layer's count (undoing what `start` counted).
+    fn hand_over(mut self) {
+        self.done = true;
+        self.metrics.rpc.dropped(self.method);
     }
 
     fn finish(&mut self, code: tonic::Code) {

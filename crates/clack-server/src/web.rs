@@ -10,10 +10,23 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use tonic::service::Routes;
 
+use std::sync::Arc;
+
+use crate::deadline::DeadlineLayer;
+use crate::metrics::{GrpcMetricsLayer, Metrics};
+
 /// The app built by `vite build` (see `web/`).
 #[derive(rust_embed::Embed)]
 #[folder = "../../web/dist"]
 struct Assets;
+
+/// The layers that wrap the gRPC routes themselves, inside gRPC-Web's translation: the
+/// request deadline, and the count of gRPC-Web calls (whose status is readable only there).
+#[derive(Clone, Debug)]
+pub struct Inner {
+    pub deadline: DeadlineLayer,
+    pub metrics: Option<Arc<Metrics>>,
+}
 
 /// An empty set of gRPC routes to add services to. Not `Routes::default()`: that brings a
 /// fallback of its own, and [`routes`] adds the one that serves the app.
@@ -25,9 +38,14 @@ pub fn no_routes() -> Routes {
 /// the single-page app.
 ///
 /// tonic-web's layer answers 400 to any HTTP/1.1 request that is not gRPC-Web, so it wraps the
-/// gRPC routes alone, and the app's files are merged in after it.
-pub fn routes(grpc: Routes, app: bool) -> Routes {
-    let grpc = grpc.into_axum_router().layer(tonic_web::GrpcWebLayer::new());
+/// gRPC routes alone, and the app's files are merged in after it. The `inner` layers sit between
+/// tonic-web and the services, so they see every call as plain gRPC with real trailers.
+pub fn routes(grpc: Routes, app: bool, inner: &Inner) -> Routes {
+    let mut grpc = grpc.into_axum_router().layer(inner.deadline);
+    if let Some(metrics) = &inner.metrics {
+        grpc = grpc.layer(GrpcMetricsLayer::inside_web(metrics.clone()));
+    }
+    let grpc = grpc.layer(tonic_web::GrpcWebLayer::new());
     let fallback = if app { axum::Router::new().fallback(static_file) } else { axum::Router::new().fallback(unknown) };
     Routes::from(grpc.merge(fallback))
 }

@@ -78,6 +78,21 @@ pub(crate) fn seal<'a>(values: impl IntoIterator<Item = &'a [u8]>) -> Result<Vec
 /// tens of KB), far below what would hurt to allocate.
 const MAX_LOG: u64 = 64 << 20;
 
+/// What each thread keeps between reads of sealed logs: a zstd context (making one costs about as
+/// much as decompressing a small game) and the buffer the log is decompressed into.
+#[derive(Default)]
+struct Decompressing {
+    context: Option<zstd::bulk::Decompressor<'static>>,
+    log: Vec<u8>,
+}
+
+thread_local! {
+    static DECOMPRESSING: std::cell::RefCell<Decompressing> = std::cell::RefCell::default();
+}
+
+/// The largest decompression buffer a thread keeps between reads.
+const KEPT_BUFFER: usize = 1 << 20;
+
 /// The events of a sealed log from sequence `from` on.
 pub(crate) fn unseal(sealed: &[u8], game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
     let Some((&ZSTD_LOG, mut rest)) = sealed.split_first() else {
@@ -88,9 +103,27 @@ pub(crate) fn unseal(sealed: &[u8], game_id: &str, from: u64) -> Result<Vec<pb::
     if length > MAX_LOG {
         return Err(StoreError::Corrupt(format!("the sealed log of {game_id} claims {length} bytes")));
     }
-    let log = zstd::bulk::decompress(rest, length as usize)
-        .map_err(|e| StoreError::Corrupt(format!("the sealed log of {game_id} does not decompress: {e}")))?;
-    let mut events = SealedLog::decode(log.as_slice())?.events;
+    let mut events = DECOMPRESSING.with_borrow_mut(|decompressing| {
+        let Decompressing { context, log } = decompressing;
+        let context = match context {
+            Some(context) => context,
+            None => context.insert(
+                zstd::bulk::Decompressor::new()
+                    .map_err(|e| StoreError::Backend(format!("cannot start a zstd decompressor: {e}")))?,
+            ),
+        };
+        log.clear();
+        log.reserve(length as usize);
+        context
+            .decompress_to_buffer(rest, log)
+            .map_err(|e| StoreError::Corrupt(format!("the sealed log of {game_id} does not decompress: {e}")))?;
+        let events = SealedLog::decode(log.as_slice())?.events;
+        // A buffer grown by an unusually long game is not kept for ever.
+        if log.capacity() > KEPT_BUFFER {
+            *log = Vec::new();
+        }
+        Ok::<_, StoreError>(events)
+    })?;
     let mut millis = 0i64;
     for event in &mut events {
         millis = millis.wrapping_add(event.unix_millis);

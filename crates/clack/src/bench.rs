@@ -207,6 +207,11 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         println!("{} games of looping bots running (each decision runs to its 100 ms deadline)", args.hostile);
     }
     let mut seated = seat_games(&channels, args.games).await?;
+    if args.play {
+        for (client, game) in &mut seated {
+            game.streams = Some([open_stream(client, game, 0).await?, open_stream(client, game, 1).await?]);
+        }
+    }
     let pace = args.pace_ms.map(Duration::from_millis);
     if let Some(pace) = pace {
         let offered = args.games as f64 / pace.as_secs_f64();
@@ -427,6 +432,9 @@ struct BenchGame {
     /// Each seat's `authorization` header value.
     tokens: Vec<MetadataValue<Ascii>>,
     to_move: Option<u32>,
+    /// Both seats' Play streams, kept open from one round to the next as a real client keeps
+    /// its stream: reopening 2,000 streams every round would be measured as the cost of moves.
+    streams: Option<[Stream; 2]>,
 }
 
 async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow::Result<BenchGame> {
@@ -446,7 +454,7 @@ async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow:
         tokens.push(format!("Bearer {token}").parse()?);
     }
     let view = client.get_view(pb::GetViewRequest { game_id: id.clone(), seat: None }).await?.into_inner().view;
-    Ok(BenchGame { id, seen: 0, seed, tokens, to_move: view.and_then(|v| v.to_move) })
+    Ok(BenchGame { id, seen: 0, seed, tokens, to_move: view.and_then(|v| v.to_move), streams: None })
 }
 
 /// A request carrying a seat's `authorization` header, made once per seat as a real client
@@ -534,7 +542,10 @@ async fn stream_game(
 ) -> anyhow::Result<Vec<Duration>> {
     use pb::play_response::Message;
     let mut latencies = Vec::new();
-    let mut seats = [open_stream(client, game, 0).await?, open_stream(client, game, 1).await?];
+    let mut seats = match game.streams.take() {
+        Some(seats) => seats,
+        None => [open_stream(client, game, 0).await?, open_stream(client, game, 1).await?],
+    };
     let mut pending: Option<(u64, Instant)> = None;
     while started.elapsed() < duration {
         let [zero, one] = &mut seats;
@@ -573,5 +584,8 @@ async fn stream_game(
             Some(Message::Rejected(rejected)) => anyhow::bail!("a move was refused: {}", rejected.message),
         }
     }
+    // The loop stops only between messages, so whatever the server sends next is still queued
+    // on these streams for the next round.
+    game.streams = Some(seats);
     Ok(latencies)
 }

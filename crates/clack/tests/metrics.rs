@@ -176,3 +176,52 @@ async fn an_unknown_method_counts_as_one_bounded_series() {
     child.kill().expect("kill");
     child.wait().expect("wait");
 }
+
+/// One gRPC-Web unary call over HTTP/1.1, as a browser makes it; returns the whole response.
+async fn grpc_web(url: &str, path: &str, message: &[u8]) -> String {
+    let addr = url.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect to the gRPC port");
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&u32::try_from(message.len()).expect("small").to_be_bytes());
+    frame.extend_from_slice(message);
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/grpc-web+proto\r\nX-Grpc-Web: 1\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        frame.len()
+    );
+    stream.write_all(head.as_bytes()).await.expect("send");
+    stream.write_all(&frame).await.expect("send");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.expect("read");
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// Whether a gRPC-Web response carries status `code`: in its headers (an error answered at once)
+/// or in the trailer frame at the end of its body.
+fn has_status(response: &str, code: u8) -> bool {
+    let response = response.to_ascii_lowercase();
+    response.contains(&format!("grpc-status: {code}\r\n")) || response.contains(&format!("grpc-status:{code}\r\n"))
+}
+
+/// The web app's calls are gRPC-Web: they are counted like any other, by method and status
+/// (their status travels in the body's trailer frame, not in HTTP trailers), and only once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grpc_web_calls_are_counted_by_method_and_status() {
+    use prost::Message;
+    let dir = tempfile::tempdir().expect("dir");
+    let (mut child, url, metrics) = spawn_server_with_metrics(dir.path(), &[], &[]);
+    let listed =
+        grpc_web(&url, "/clack.v1.GameService/ListGames", &pb::ListGamesRequest::default().encode_to_vec()).await;
+    assert!(has_status(&listed, 0), "{listed}");
+    let missing = pb::GetViewRequest { game_id: "no-such-game".into(), seat: None };
+    let answer = grpc_web(&url, "/clack.v1.GameService/GetView", &missing.encode_to_vec()).await;
+    assert!(has_status(&answer, 5), "{answer}");
+    let (_, body) = get(metrics, "/metrics").await;
+    let ok = [GAMES, ("method", "ListGames"), ("code", "OK")];
+    assert_eq!(value(&body, "clack_grpc_requests_total", &ok), Some(1.0), "{body}");
+    let not_found = [GAMES, ("method", "GetView"), ("code", "NOT_FOUND")];
+    assert_eq!(value(&body, "clack_grpc_requests_total", &not_found), Some(1.0), "{body}");
+    at_least(&body, "clack_grpc_request_duration_seconds_count", &[GAMES, ("method", "ListGames")], 1.0);
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+}
