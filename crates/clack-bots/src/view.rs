@@ -173,6 +173,12 @@ fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> Dynamic) -> Dyn
 /// The view of `seat` in `game`, with the legal actions in the game's order (so an index into
 /// `view.legal` is an index into `game.legal_actions()`).
 pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
+    counted_view(game, seat, history).0
+}
+
+/// The view and the number of legal actions in it, which a decision needs to check the answer
+/// and would otherwise list again.
+pub(crate) fn counted_view(game: &Game, seat: Seat, history: &[Played]) -> (Dynamic, usize) {
     match game {
         Game::Straight(g) => straight_view(g, seat, history),
         Game::Streets(g) => streets_view(g, seat, history),
@@ -192,7 +198,7 @@ fn history_of(history: &[Played]) -> Dynamic {
     array(history, |p| Record::Played(p.clone()).into_dynamic())
 }
 
-fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic {
+fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> (Dynamic, usize) {
     let shapes = &*SHAPES;
     let layout = g.layout();
     // What each legal action would do. An action the rules refuse (only when `seat` is not the
@@ -211,7 +217,8 @@ fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic
         int(layout.count()),
     ]);
     let players = g.options().players;
-    shapes.straight.make([
+    let count = legal.len();
+    let view = shapes.straight.make([
         int(seat.0),
         nonce(seat, history),
         array(&legal, |(_, p)| int(p.scored)),
@@ -225,17 +232,19 @@ fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic
         int(g.options().target),
         board,
         array(legal, |(a, p)| Record::Straight(a, p).into_dynamic()),
-    ])
+    ]);
+    (view, count)
 }
 
-fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> Dynamic {
+fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> (Dynamic, usize) {
     let shapes = &*SHAPES;
     let legal: Vec<(streets::Action, u32)> =
         g.legal_actions().into_iter().map(|a| (a, g.preview(seat, a).map_or(0, |p| p.scored))).collect();
     let board = g.board();
     let pieces = array(board.pieces(), |&p| Record::Piece(p).into_dynamic());
     let players = g.options().players;
-    shapes.streets.make([
+    let count = legal.len();
+    let view = shapes.streets.make([
         int(seat.0),
         nonce(seat, history),
         array(&legal, |&(_, points)| int(points)),
@@ -248,7 +257,8 @@ fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> Dynamic {
         array(g.discards(), |&t| tile(t)),
         shapes.streets_board.make([pieces, int(board.blocks())]),
         array(legal, |(a, points)| Record::Streets(a, points).into_dynamic()),
-    ])
+    ]);
+    (view, count)
 }
 
 /// The index of an arm in [`Arm::ALL`], for its name in [`Words::arms`].
