@@ -89,8 +89,7 @@ impl Bot {
 
     /// Asks the bot for `seat`'s move in `game`. Runs on the calling thread, under the limits.
     pub fn decide(&self, engine: &Engine, limits: &Limits, game: &Game, seat: Seat, history: &[Played]) -> Decision {
-        let view = view::view(game, seat, history);
-        let legal = game.legal_actions().len();
+        let (view, legal) = view::counted_view(game, seat, history);
         self.decide_on(engine, limits, view, legal)
     }
 

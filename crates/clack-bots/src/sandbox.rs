@@ -1,9 +1,10 @@
 //! The hardened Rhai engine every bot runs in.
 //!
 //! It starts from `Engine::new_raw()` (no module resolver, no printing to stdout) with only the
-//! standard package, and sets every limit: operations, call depth, expression depth, string,
-//! array and map sizes, variables, functions, no modules, no `eval`, `import` or `export`. `print` and `debug` go to a
-//! capped buffer for the bot's author. A wall-clock deadline per decision is enforced through
+//! standard package and the view's read-only record type ([`crate::view::Record`]), and sets
+//! every limit: operations, call depth, expression depth, string, array and map sizes, variables,
+//! functions, no modules, no `eval`, `import` or `export`. `print` and `debug` go to a capped
+//! buffer for the bot's author. A wall-clock deadline per decision is enforced through
 //! `on_progress`, which Rhai calls between operations. The deadline and the output buffer are
 //! per thread: a decision runs start to finish on one thread, so many decisions can share one
 //! engine.
@@ -44,6 +45,7 @@ thread_local! {
 pub fn engine(limits: &Limits) -> Engine {
     let mut engine = Engine::new_raw();
     engine.register_global_module(StandardPackage::new().as_shared_module());
+    crate::view::register(&mut engine);
     engine
         .set_max_operations(limits.operations)
         .set_max_call_levels(32)

@@ -3,10 +3,14 @@
 //!
 //! A view is built for every decision, so it is built cheaply. What each legal action would do
 //! comes from the rules' `preview`, once per action, instead of applying the action to a copy of
-//! the game. Maps are cloned from templates whose keys were made once and filled in key order,
-//! so no key is made or compared per map. Constant words (`"place"`, `"west"`...) are shared
-//! Rhai strings, which a copy only counts. It reads the game's state directly but only what the
-//! seat's observation holds: its own hand, and public facts.
+//! the game. The entries of `legal`, `history` and the Streets and Avenues `board.pieces` are
+//! [`Record`]s, one Rust value each that a script reads like a read-only map, whose fields are
+//! made only when read ([`record`] says why). The other maps are cloned from templates whose keys
+//! were made once and filled in key order, so no key is made or compared per map. Constant words
+//! (`"place"`, `"west"`...) are shared Rhai strings, which a copy only counts. It reads the game's
+//! state directly but only what the seat's observation holds: its own hand, and public facts.
+
+mod record;
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
@@ -16,6 +20,9 @@ use clack_rules::straight::{self, Arm};
 use clack_rules::streets::{self, Spot};
 use clack_rules::{Seat, Tile, TileSet};
 use rhai::{Array, Dynamic, INT, ImmutableString, Map};
+
+pub use record::Record;
+pub(crate) use record::register;
 
 /// One public action of the game so far: who, what (in the rules' notation), and its points.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,14 +71,10 @@ impl<const N: usize> Shape<N> {
 struct Shapes {
     straight: Shape<13>,
     streets: Shape<12>,
-    played: Shape<3>,
     straight_board: Shape<7>,
-    straight_entry: Shape<8>,
     streets_board: Shape<2>,
-    piece: Shape<3>,
     avenue: Shape<3>,
     street: Shape<3>,
-    streets_entry: Shape<6>,
     words: Words,
 }
 
@@ -120,14 +123,10 @@ static SHAPES: LazyLock<Shapes> = LazyLock::new(|| Shapes {
         "board",
         "legal",
     ]),
-    played: Shape::new(["seat", "action", "points"]),
     straight_board: Shape::new(["spinner", "is_spinner", "west", "east", "north", "south", "count"]),
-    straight_entry: Shape::new(["kind", "tile", "arm", "matched", "points", "count_after", "ends_after", "text"]),
     streets_board: Shape::new(["pieces", "blocks"]),
-    piece: Shape::new(["tile", "first", "spot"]),
     avenue: Shape::new(["kind", "column", "row"]),
     street: Shape::new(["kind", "gap", "half_row"]),
-    streets_entry: Shape::new(["kind", "tile", "spot", "first", "points", "text"]),
     words: Words {
         straight: "straight".into(),
         streets: "streets".into(),
@@ -174,6 +173,12 @@ fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> Dynamic) -> Dyn
 /// The view of `seat` in `game`, with the legal actions in the game's order (so an index into
 /// `view.legal` is an index into `game.legal_actions()`).
 pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {
+    counted_view(game, seat, history).0
+}
+
+/// The view and the number of legal actions in it, which a decision needs to check the answer
+/// and would otherwise list again.
+pub(crate) fn counted_view(game: &Game, seat: Seat, history: &[Played]) -> (Dynamic, usize) {
     match game {
         Game::Straight(g) => straight_view(g, seat, history),
         Game::Streets(g) => streets_view(g, seat, history),
@@ -190,11 +195,10 @@ fn nonce(seat: Seat, history: &[Played]) -> Dynamic {
 
 /// `view.history`.
 fn history_of(history: &[Played]) -> Dynamic {
-    let shape = &SHAPES.played;
-    array(history, |p| shape.make([int(p.seat.0), text(p.action), int(p.points)]))
+    array(history, |p| Record::Played(p.clone()).into_dynamic())
 }
 
-fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic {
+fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> (Dynamic, usize) {
     let shapes = &*SHAPES;
     let layout = g.layout();
     // What each legal action would do. An action the rules refuse (only when `seat` is not the
@@ -213,7 +217,8 @@ fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic
         int(layout.count()),
     ]);
     let players = g.options().players;
-    shapes.straight.make([
+    let count = legal.len();
+    let view = shapes.straight.make([
         int(seat.0),
         nonce(seat, history),
         array(&legal, |(_, p)| int(p.scored)),
@@ -226,40 +231,20 @@ fn straight_view(g: &straight::State, seat: Seat, history: &[Played]) -> Dynamic
         int(g.round()),
         int(g.options().target),
         board,
-        array(&legal, |(a, p)| straight_entry(*a, p)),
-    ])
+        array(legal, |(a, p)| Record::Straight(a, p).into_dynamic()),
+    ]);
+    (view, count)
 }
 
-fn straight_entry(action: straight::Action, preview: &straight::Preview) -> Dynamic {
-    let shapes = &*SHAPES;
-    let w = &shapes.words;
-    let (kind, t, arm, matched) = match action {
-        straight::Action::Lead { tile } => (&w.lead, Some(tile), None, None),
-        straight::Action::Play { tile, arm, matched } => (&w.play, Some(tile), Some(arm), Some(matched)),
-        straight::Action::Draw => (&w.draw, None, None, None),
-        straight::Action::Pass => (&w.pass, None, None, None),
-    };
-    let arm_index = |a: Arm| Arm::ALL.iter().position(|&b| b == a).unwrap_or(0);
-    shapes.straight_entry.make([
-        word(kind),
-        t.map_or(Dynamic::UNIT, tile),
-        arm.map_or(Dynamic::UNIT, |a| word(&w.arms[arm_index(a)])),
-        matched.map_or(Dynamic::UNIT, int),
-        int(preview.scored),
-        int(preview.count),
-        array(&preview.ends, |&(_, n)| int(n)),
-        text(action),
-    ])
-}
-
-fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> Dynamic {
+fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> (Dynamic, usize) {
     let shapes = &*SHAPES;
     let legal: Vec<(streets::Action, u32)> =
         g.legal_actions().into_iter().map(|a| (a, g.preview(seat, a).map_or(0, |p| p.scored))).collect();
     let board = g.board();
-    let pieces = array(board.pieces(), |p| shapes.piece.make([tile(p.tile), int(p.first), spot(p.spot)]));
+    let pieces = array(board.pieces(), |&p| Record::Piece(p).into_dynamic());
     let players = g.options().players;
-    shapes.streets.make([
+    let count = legal.len();
+    let view = shapes.streets.make([
         int(seat.0),
         nonce(seat, history),
         array(&legal, |&(_, points)| int(points)),
@@ -271,8 +256,14 @@ fn streets_view(g: &streets::State, seat: Seat, history: &[Played]) -> Dynamic {
         int(g.boneyard().len() as u8),
         array(g.discards(), |&t| tile(t)),
         shapes.streets_board.make([pieces, int(board.blocks())]),
-        array(&legal, |&(a, points)| streets_entry(a, points)),
-    ])
+        array(legal, |(a, points)| Record::Streets(a, points).into_dynamic()),
+    ]);
+    (view, count)
+}
+
+/// The index of an arm in [`Arm::ALL`], for its name in [`Words::arms`].
+fn arm_index(a: Arm) -> usize {
+    Arm::ALL.iter().position(|&b| b == a).unwrap_or(0)
 }
 
 fn spot(s: Spot) -> Dynamic {
@@ -281,22 +272,4 @@ fn spot(s: Spot) -> Dynamic {
         Spot::Avenue { column, row } => shapes.avenue.make([word(&shapes.words.avenue), int(column), int(row)]),
         Spot::Street { gap, half_row } => shapes.street.make([word(&shapes.words.street), int(gap), int(half_row)]),
     }
-}
-
-fn streets_entry(action: streets::Action, points: u32) -> Dynamic {
-    let shapes = &*SHAPES;
-    let w = &shapes.words;
-    let (kind, t, s, first) = match action {
-        streets::Action::Place { tile, spot, first } => (&w.place, Some(tile), Some(spot), Some(first)),
-        streets::Action::Discard { tile } => (&w.discard, Some(tile), None, None),
-        streets::Action::Pass => (&w.pass, None, None, None),
-    };
-    shapes.streets_entry.make([
-        word(kind),
-        t.map_or(Dynamic::UNIT, tile),
-        s.map_or(Dynamic::UNIT, spot),
-        first.map_or(Dynamic::UNIT, int),
-        int(points),
-        text(action),
-    ])
 }

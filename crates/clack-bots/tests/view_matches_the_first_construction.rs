@@ -1,16 +1,20 @@
 //! The bot's view checked against its first construction, which applied every legal action to a
-//! copy of the whole game (twice) to learn what it scores. That slow, obvious definition is kept
-//! here as the reference: on many random positions of both games, with their history, the view
-//! must be the same value, field for field, and every example bot must choose the same action
-//! from both.
+//! copy of the whole game (twice) to learn what it scores and built every entry as a map. That
+//! slow, obvious definition is kept here as the reference: on many random positions of both
+//! games, with their history, the view must be the same value, field for field, and every example
+//! bot must choose the same action from both.
+//!
+//! The view's entries are records now (`view::Record`), not maps, so "the same value" is checked
+//! the ways a script can see it: the record's map, every documented field read by a script with
+//! property syntax and with the string indexer, and what `print` shows.
 
-use clack_bots::view::{self, Played};
+use clack_bots::view::{self, Played, Record};
 use clack_bots::{Bot, Limits, sandbox};
 use clack_rules::game::{Action, Game, Options, Turn};
 use clack_rules::straight::{self, Arm};
 use clack_rules::streets::{self, Spot};
 use clack_rules::{Dealer, Kind, Seat, Tile, TileSet};
-use rhai::{Array, Dynamic, INT, Map};
+use rhai::{AST, Array, Dynamic, Engine, INT, Map, Scope};
 
 fn int(n: impl Into<i64>) -> Dynamic {
     Dynamic::from_int(n.into() as INT)
@@ -160,6 +164,62 @@ fn text(view: &Dynamic) -> String {
     format!("{view:?}")
 }
 
+/// The view with every record replaced by the map it stands for.
+fn plain(value: Dynamic) -> Dynamic {
+    if value.is::<Record>() {
+        let record = value.cast::<Record>();
+        return plain(Dynamic::from_map(record.to_map()));
+    }
+    if value.is_array() {
+        let array = value.cast::<Array>();
+        return Dynamic::from_array(array.into_iter().map(plain).collect());
+    }
+    if value.is_map() {
+        let map = value.cast::<Map>();
+        return Dynamic::from_map(map.into_iter().map(|(k, v)| (k, plain(v))).collect());
+    }
+    value
+}
+
+/// Scripts that copy a view into plain maps and arrays, reading each record's documented fields
+/// the two ways a script can: property syntax (`e.points`) and the indexer over `keys()`.
+const COPIERS: &str = r#"
+fn straight_entry(e) {
+    #{kind: e.kind, tile: e.tile, arm: e.arm, matched: e.matched, points: e.points,
+      count_after: e.count_after, ends_after: e.ends_after, text: e.text}
+}
+fn streets_entry(e) { #{kind: e.kind, tile: e.tile, spot: e.spot, first: e.first, points: e.points, text: e.text} }
+fn played(p) { #{seat: p.seat, action: p.action, points: p.points} }
+fn piece(p) { #{tile: p.tile, first: p.first, spot: p.spot} }
+
+fn by_properties(view) {
+    let entry = if view.game == "straight" { Fn("straight_entry") } else { Fn("streets_entry") };
+    view.legal = view.legal.map(entry);
+    view.history = view.history.map(Fn("played"));
+    if view.game == "streets" { view.board.pieces = view.board.pieces.map(Fn("piece")); }
+    view
+}
+
+fn by_index(v) {
+    switch type_of(v) {
+        "array" => v.map(Fn("by_index")),
+        "map" | "record" => {
+            let out = #{};
+            for k in v.keys() { out[k] = by_index(v[k]); }
+            if v.len() != out.len() { throw "len"; }
+            for k in v.keys() { if !(k in v) { throw "in"; } }
+            out
+        }
+        _ => v
+    }
+}
+"#;
+
+fn copy(engine: &Engine, ast: &AST, copier: &str, view: Dynamic) -> String {
+    let copied = engine.call_fn::<Dynamic>(&mut Scope::new(), ast, copier, (view,)).expect("copies");
+    text(&copied)
+}
+
 fn tables() -> Vec<Options> {
     vec![
         Options::default_for(Kind::Straight),
@@ -216,14 +276,50 @@ fn the_view_is_the_one_built_by_applying_every_action_to_a_copy() {
     for options in tables() {
         for seed in 0..6 {
             turns += playout(options, seed, |game, seat, history| {
-                assert_eq!(text(&view::view(game, seat, history)), text(&cloning_view(game, seat, history)));
+                assert_eq!(text(&plain(view::view(game, seat, history))), text(&cloning_view(game, seat, history)));
                 // A seat that is not to move sees the same either way too (every action refused).
                 let other = Seat((seat.0 + 1) % game.players());
-                assert_eq!(text(&view::view(game, other, history)), text(&cloning_view(game, other, history)));
+                assert_eq!(text(&plain(view::view(game, other, history))), text(&cloning_view(game, other, history)));
             });
         }
     }
     assert!(turns > 1000, "{turns} positions");
+}
+
+#[test]
+fn a_script_reads_every_documented_field_as_it_read_the_first_view() {
+    let limits = Limits { deadline: std::time::Duration::from_secs(60), ..Limits::default() };
+    let engine = sandbox::engine(&limits);
+    let ast = engine.compile(COPIERS).expect("compiles");
+    let mut turns = 0;
+    for options in tables() {
+        for seed in 0..2 {
+            turns += playout(options, seed, |game, seat, history| {
+                let reference = text(&cloning_view(game, seat, history));
+                assert_eq!(copy(&engine, &ast, "by_properties", view::view(game, seat, history)), reference);
+                assert_eq!(copy(&engine, &ast, "by_index", view::view(game, seat, history)), reference);
+            });
+        }
+    }
+    assert!(turns > 300, "{turns} positions");
+}
+
+#[test]
+fn a_view_prints_as_the_first_view_did() {
+    // Room for a whole view in the output, so that nothing is cut.
+    let limits = Limits { deadline: std::time::Duration::from_secs(60), output: 1 << 20, ..Limits::default() };
+    let engine = sandbox::engine(&limits);
+    let source = r#"fn choose(view) { print(view); debug(view.legal); print("" + view.legal[0]); 0 }"#;
+    let bot = Bot::compile(&engine, &limits, source).expect("compiles");
+    for options in tables() {
+        playout(options, 1, |game, seat, history| {
+            let legal = game.legal_actions().len();
+            let new = bot.decide_on(&engine, &limits, view::view(game, seat, history), legal);
+            let old = bot.decide_on(&engine, &limits, cloning_view(game, seat, history), legal);
+            assert_eq!(new.choice, Ok(0));
+            assert_eq!(new.output, old.output);
+        });
+    }
 }
 
 #[test]

@@ -461,8 +461,11 @@ impl Board {
     /// searches, so the count is the one `place` finds.
     pub(crate) fn closes(&self, piece: Piece) -> u32 {
         let cells = piece.spot.cells();
-        let old_region = self.grid.get(cells[0].0, cells[0].1).region;
         let placed = footprint(&cells);
+        if !self.may_enclose(placed) {
+            return 0;
+        }
+        let old_region = self.grid.get(cells[0].0, cells[0].1).region;
         let bounds = if self.pieces.is_empty() {
             placed
         } else {
@@ -486,6 +489,28 @@ impl Board {
             }
         }
         scored(old_region, new_blocks)
+    }
+
+    /// Whether a domino on the rectangle `placed` could enclose anything: only if the taken cells
+    /// of the ring around it (the cells touching it, corners included) form two or more separate
+    /// runs. With one run or none, the free cells of the ring are one chain of neighbours, so any
+    /// path through the domino's cells can go round it instead: no region splits, nothing in the
+    /// open is cut off, and the search of [`Board::closes`] would find nothing that scores. Most
+    /// placements touch the layout in one place, so this spares most previews their search.
+    fn may_enclose(&self, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> bool {
+        let top = (x0 - 1..=x1 + 1).map(|x| (x, y0 - 1));
+        let right = (y0..=y1).map(|y| (x1 + 1, y));
+        let bottom = (x0 - 1..=x1 + 1).rev().map(|x| (x, y1 + 1));
+        let left = (y0..=y1).rev().map(|y| (x0 - 1, y));
+        let mut ring = top.chain(right).chain(bottom).chain(left).map(|(x, y)| !self.is_free(x, y));
+        let Some(first) = ring.next() else { return false };
+        let (mut runs, mut last) = (0, first);
+        for taken in ring {
+            runs += u32::from(taken && !last);
+            last = taken;
+        }
+        runs += u32::from(first && !last);
+        runs >= 2
     }
 
     fn outside_bounds(&self, x: i32, y: i32) -> bool {
