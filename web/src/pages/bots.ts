@@ -1,10 +1,11 @@
 // The bot library: every bot with its versions, ratings and statistics; the project's example
-// bots to add in one click; an upload form; a match between bots (RunMatch) and a game between
-// bots to watch (CreateGame with every seat a bot).
+// bots to add in one click; an upload form; a match between bots (RunMatch), whose games are
+// stored and listed with a link to each one's replay, and a game between bots to watch live
+// (CreateGame with every seat a bot).
 import { bots, keepOwnerToken, ownerHeaders, why } from "../api";
 import { kindName } from "../describe";
 import { fill, h, ready } from "../dom";
-import type { BotSummary } from "../gen/clack/v1/bot_service_pb";
+import type { BotSummary, RunMatchResponse } from "../gen/clack/v1/bot_service_pb";
 import { GameKind } from "../gen/clack/v1/types_pb";
 import { games } from "../api";
 import { go } from "../nav";
@@ -129,21 +130,7 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
     fill(out, h("p", { class: "muted" }, "Playing…"));
     try {
       const reply = await bots.runMatch({ options: options(), entrants: picks().map((botId) => ({ botId })), games: Number(count.value) }, { signal });
-      fill(
-        out,
-        h(
-          "table",
-          { class: "games" },
-          h("thead", {}, h("tr", {}, ...["Seat", "Bot", "Wins", "Mean score", "Rating"].map((t) => h("th", {}, t)))),
-          h(
-            "tbody",
-            {},
-            ...reply.results.map((r, i) =>
-              h("tr", {}, h("td", {}, String(i)), h("td", {}, r.botId), h("td", { class: "num" }, `${r.wins} / ${reply.games}`), h("td", { class: "num" }, `${r.meanScore.toFixed(1)} ± ${r.scoreCi95.toFixed(1)}`), h("td", { class: "num" }, r.rating.toFixed(0))),
-            ),
-          ),
-        ),
-      );
+      fill(out, matchReport(reply));
     } catch (e) {
       fill(out, h("p", { class: "error" }, why(e)));
     }
@@ -167,6 +154,50 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
     seats,
     h("div", { class: "buttons" }, h("button", { class: "primary", onclick: () => void run(), "data-testid": "run-match" }, "Run the match"), h("button", { onclick: () => void watchOne() }, "Play one game to watch")),
     out,
+  );
+}
+
+/** A match's standings, then its games, each a link to its replay. */
+function matchReport(reply: RunMatchResponse): HTMLElement {
+  const standings = h(
+    "table",
+    { class: "games" },
+    h("thead", {}, h("tr", {}, ...["Seat in game 1", "Bot", "Wins", "Mean score", "Rating"].map((t) => h("th", {}, t)))),
+    h(
+      "tbody",
+      {},
+      ...reply.results.map((r, i) =>
+        h("tr", {}, h("td", {}, String(i)), h("td", {}, r.botId), h("td", { class: "num" }, `${r.wins} / ${reply.games}`), h("td", { class: "num" }, `${r.meanScore.toFixed(1)} ± ${r.scoreCi95.toFixed(1)}`), h("td", { class: "num" }, r.rating.toFixed(0))),
+      ),
+    ),
+  );
+  const rows = reply.matchGames.map((g, i) => {
+    const href = `/replay/${encodeURIComponent(g.gameId)}`;
+    const seats = g.seats.map((s) => {
+      const won = g.winners.includes(s.seat);
+      return h("span", { class: `chip bot${won ? " winner" : ""}`, title: won ? "winner" : "" }, s.bot?.botId ?? `seat ${s.seat}`, won ? " ★" : "");
+    });
+    return h(
+      "tr",
+      { "data-game": g.gameId },
+      h("td", { class: "num" }, String(i + 1)),
+      h("td", { class: "seat-chips" }, ...seats),
+      h("td", { class: "num" }, String(g.sequence)),
+      h("td", {}, h("a", { href, class: "button small" }, "Replay")),
+    );
+  });
+  return h(
+    "div",
+    {},
+    standings,
+    h("h3", {}, `The ${reply.matchGames.length} games`),
+    h("p", { class: "muted" }, "Each game is stored like any other: step through it, every hand shown. Seats rotate from game to game; ★ marks the winner."),
+    h(
+      "table",
+      { class: "games match-games", "data-testid": "match-games" },
+      h("thead", {}, h("tr", {}, ...["Game", "Seats, in order", "Events", ""].map((t) => h("th", {}, t)))),
+      h("tbody", {}, ...rows),
+    ),
   );
 }
 
