@@ -40,8 +40,13 @@ async function open(path) {
   return page;
 }
 
+// CLACK_ONLY=<regex> runs only the scenarios it matches (to repeat one, e.g. a suspected flake:
+// CLACK_ONLY='bots page|Straight game'); the Rust test runs them all.
+const only = process.env.CLACK_ONLY ? new RegExp(process.env.CLACK_ONLY) : undefined;
+
 /** Runs one scenario, once: a scenario that fails fails the run. */
 async function step(name, body) {
+  if (only && !only.test(name)) return;
   const started = Date.now();
   try {
     await body();
@@ -296,11 +301,15 @@ await step("match: run a match between two bots and open one of its games", asyn
   const page = await open("/bots");
   await page.locator("body[data-bots]").waitFor();
   await page.fill("[data-testid=match-games]", "2");
+  // Short games between quick bots: the whole match must end within the server's request deadline.
+  await page.fill("[data-testid=match-target]", "50");
+  await page.selectOption("select[name=entrant0]", "straight-greedy");
+  await page.selectOption("select[name=entrant1]", "straight-random");
   await page.click("[data-testid=run-match]");
   await page.locator("[data-testid=match-result] table").first().waitFor({ timeout: 60000 });
   assert.equal(await page.locator("[data-testid=match-result] table:first-child tbody tr").count(), 2, "one row per entrant");
   // Every game of the match is stored and listed, each a link to its replay.
-  const games = page.locator("[data-testid=match-games] tbody tr");
+  const games = page.locator("[data-testid=match-game-list] tbody tr");
   assert.equal(await games.count(), 2, "both games of the match are listed");
   const id = await games.first().getAttribute("data-game");
   assert.equal(await games.first().locator(".chip.bot").count(), 2, "the game's seats are the bots");

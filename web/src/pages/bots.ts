@@ -103,6 +103,8 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
   const kind = h("select", {}, h("option", { value: "1" }, "Straight Dominoes"), h("option", { value: "2" }, "Streets and Avenues"));
   const players = h("select", {}, ...[2, 3, 4].map((n) => h("option", { value: n }, `${n} players`)));
   const count = h("input", { type: "number", min: 1, max: 200, value: 10, "data-testid": "match-games" });
+  const target = h("input", { type: "number", min: 5, max: 1000, placeholder: "250", "data-testid": "match-target", title: "Straight Dominoes: the score that ends a game" });
+  const targetBox = h("label", {}, "to ", target, " points");
   const seats = h("div", { class: "seat-specs" });
   const out = h("div", { "data-testid": "match-result" });
   function drawSeats(): void {
@@ -116,13 +118,13 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
       }),
     );
   }
-  kind.addEventListener("change", drawSeats);
+  kind.addEventListener("change", () => ((targetBox.hidden = kind.value !== "1"), drawSeats()));
   players.addEventListener("change", drawSeats);
   drawSeats();
   const picks = () => [...seats.querySelectorAll("select")].map((s) => s.value);
   const options = () =>
     kind.value === "1"
-      ? { rules: { case: "straight" as const, value: { players: Number(players.value) } } }
+      ? { rules: { case: "straight" as const, value: { players: Number(players.value), target: target.value ? Number(target.value) : undefined } } }
       : { rules: { case: "streets" as const, value: { players: Number(players.value) } } };
 
   async function run(): Promise<void> {
@@ -150,7 +152,7 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
   return h(
     "div",
     {},
-    h("div", { class: "filters" }, kind, players, h("label", {}, count, " games")),
+    h("div", { class: "filters" }, kind, players, h("label", {}, count, " games"), targetBox),
     seats,
     h("div", { class: "buttons" }, h("button", { class: "primary", onclick: () => void run(), "data-testid": "run-match" }, "Run the match"), h("button", { onclick: () => void watchOne() }, "Play one game to watch")),
     out,
@@ -194,7 +196,7 @@ function matchReport(reply: RunMatchResponse): HTMLElement {
     h("p", { class: "muted" }, "Each game is stored like any other: step through it, every hand shown. Seats rotate from game to game; ★ marks the winner."),
     h(
       "table",
-      { class: "games match-games", "data-testid": "match-games" },
+      { class: "games match-games", "data-testid": "match-game-list" },
       h("thead", {}, h("tr", {}, ...["Game", "Seats, in order", "Events", ""].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...rows),
     ),

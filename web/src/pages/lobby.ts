@@ -139,26 +139,31 @@ function createForm(signal: AbortSignal): HTMLElement {
   };
   // The turn clock, checked here (timeControl) so that a wrong value is named before anything is sent.
   const clock = {
-    kind: select("clock", [["", "none"], ["per_move", "a time per move"], ["fischer", "Fischer: a bank plus an increment"]], ""),
+    kind: select("clock", [["", "none"], ["per_move", "per move"], ["fischer", "Fischer"]], ""),
     perMove: h("input", { name: "per_move_seconds", type: "number", step: 1, value: 30 }),
     base: h("input", { name: "fischer_minutes", type: "number", step: 1, value: 5 }),
     increment: h("input", { name: "increment_seconds", type: "number", step: 1, value: 2 }),
-    onTimeout: select("on_timeout", [[String(TimeoutPolicy.AUTO_MOVE), "a move is played for them"], [String(TimeoutPolicy.FORFEIT), "their side loses the game"]], String(TimeoutPolicy.AUTO_MOVE)),
+    onTimeout: select("on_timeout", [[String(TimeoutPolicy.AUTO_MOVE), "a move is made for them"], [String(TimeoutPolicy.FORFEIT), "their side loses"]], String(TimeoutPolicy.AUTO_MOVE)),
   };
   const clockBox = h("div", { class: "options clock-options" });
   function drawClock(): void {
     const k = clock.kind.value;
     fill(
       clockBox,
-      field("Turn clock", clock.kind, "for people's seats; bots are never clocked"),
+      field("Turn clock", clock.kind, k === "fischer" ? "a bank of time, plus an increment after each move; for people's seats (bots are never clocked)" : "for people's seats; bots are never clocked"),
       k === "per_move" ? field("Seconds per move", clock.perMove, `a fresh allowance each move, ${LIMITS.perMove[0]} to ${LIMITS.perMove[1]}`) : null,
       k === "fischer" ? field("Bank, minutes", clock.base, `${LIMITS.base[0]} to ${LIMITS.base[1]}`) : null,
       k === "fischer" ? field("Increment, seconds", clock.increment, `added after each move, ${LIMITS.increment[0]} to ${LIMITS.increment[1]}`) : null,
       k ? field("When time runs out", clock.onTimeout) : null,
     );
   }
-  clock.kind.addEventListener("change", drawClock);
-  for (const input of [clock.perMove, clock.base, clock.increment]) input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  // A message about the clock goes once the clock is changed.
+  const changed = (input?: HTMLElement) => () => {
+    input?.removeAttribute("aria-invalid");
+    error.textContent = "";
+  };
+  clock.kind.addEventListener("change", () => (changed()(), drawClock()));
+  for (const input of [clock.perMove, clock.base, clock.increment]) input.addEventListener("input", changed(input));
   drawClock();
   const seed = h("input", { name: "seed", type: "number", min: 0, placeholder: "random" });
   const me = h("input", { name: "me", type: "checkbox", checked: true });
