@@ -435,7 +435,8 @@ impl BotLibrary {
             // One game per turn on the pool, so that ordinary games' bots are not kept waiting
             // for the whole match.
             let (engine, limits) = (self.engine.clone(), self.limits);
-            let (log, events, result) = self.blocking(move || play_out(&engine, &limits, log, events, &seats)).await??;
+            let (log, events, result) =
+                self.blocking(move || play_out(&engine, &limits, log, events, &seats)).await??;
             hub.store_played(&log, events, &owner).await?;
             tracing::debug!(game = log.id(), index = next.index, "match game stored");
             match_games.push(crate::view::summary(&log));

@@ -23,15 +23,15 @@ async fn a_match_stores_its_games_and_each_replays_and_verifies() {
     let server = Server::start(dir.path(), Durability::Batched).await;
     let mut bots = server.bots().await;
     for (name, path) in [("greedy", "bots/straight-greedy.rhai"), ("random", "bots/straight-random.rhai")] {
-        let upload = pb::UploadBotRequest { name: name.into(), kind: pb::GameKind::Straight as i32, source: source(path) };
+        let upload =
+            pb::UploadBotRequest { name: name.into(), kind: pb::GameKind::Straight as i32, source: source(path) };
         bots.upload_bot(upload).await.expect("upload");
     }
     let entrants = vec![
         pb::MatchEntrant { bot_id: "greedy".into(), version: None },
         pb::MatchEntrant { bot_id: "random".into(), version: None },
     ];
-    let request =
-        pb::RunMatchRequest { options: Some(straight_options(2, 100)), entrants, games: 4, seed: Some(7) };
+    let request = pb::RunMatchRequest { options: Some(straight_options(2, 100)), entrants, games: 4, seed: Some(7) };
     let report = bots.run_match(request).await.expect("match").into_inner();
     assert_eq!(report.games, 4);
     assert_eq!(report.match_games.len(), 4, "every game of the match is listed");
@@ -43,7 +43,8 @@ async fn a_match_stores_its_games_and_each_replays_and_verifies() {
     for (i, game) in report.match_games.iter().enumerate() {
         assert_eq!(game.status, pb::GameStatus::Finished as i32, "game {i} is over");
         // Seats rotate by one from game to game: entrant (seat + i) mod 2 sits at seat `seat`.
-        let seated: Vec<&str> = game.seats.iter().map(|s| s.bot.as_ref().expect("a bot seat").bot_id.as_str()).collect();
+        let seated: Vec<&str> =
+            game.seats.iter().map(|s| s.bot.as_ref().expect("a bot seat").bot_id.as_str()).collect();
         let expected = if i % 2 == 0 { ["greedy", "random"] } else { ["random", "greedy"] };
         assert_eq!(seated, expected, "game {i}'s seats");
         for &winner in &game.winners {
@@ -127,7 +128,8 @@ async fn restart(dir: &Path) -> Server {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         opened = clack_store::SledStore::open(dir);
     }
-    let store = clack_store::Durable::new(Arc::new(opened.expect("the store opens")), Durability::Batched).expect("writer");
+    let store =
+        clack_store::Durable::new(Arc::new(opened.expect("the store opens")), Durability::Batched).expect("writer");
     let hub = clack_server::Hub::open(store, None, clack_server::Limits::default()).await.expect("hub");
     Server::start_with(hub, None, clack_server::ServeConfig::default()).await
 }
