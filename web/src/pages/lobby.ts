@@ -143,7 +143,7 @@ function createForm(signal: AbortSignal): HTMLElement {
     perMove: h("input", { name: "per_move_seconds", type: "number", step: 1, value: 30 }),
     base: h("input", { name: "fischer_minutes", type: "number", step: 1, value: 5 }),
     increment: h("input", { name: "increment_seconds", type: "number", step: 1, value: 2 }),
-    onTimeout: select("on_timeout", [[String(TimeoutPolicy.AUTO_MOVE), "a move is made for them"], [String(TimeoutPolicy.FORFEIT), "their side loses"]], String(TimeoutPolicy.AUTO_MOVE)),
+    onTimeout: select("on_timeout", [[String(TimeoutPolicy.AUTO_MOVE), "move for them"], [String(TimeoutPolicy.FORFEIT), "their side loses"]], String(TimeoutPolicy.AUTO_MOVE)),
   };
   const clockBox = h("div", { class: "options clock-options" });
   function drawClock(): void {
@@ -154,7 +154,7 @@ function createForm(signal: AbortSignal): HTMLElement {
       k === "per_move" ? field("Seconds per move", clock.perMove, `a fresh allowance each move, ${LIMITS.perMove[0]} to ${LIMITS.perMove[1]}`) : null,
       k === "fischer" ? field("Bank, minutes", clock.base, `${LIMITS.base[0]} to ${LIMITS.base[1]}`) : null,
       k === "fischer" ? field("Increment, seconds", clock.increment, `added after each move, ${LIMITS.increment[0]} to ${LIMITS.increment[1]}`) : null,
-      k ? field("When time runs out", clock.onTimeout) : null,
+      k ? field("When time runs out", clock.onTimeout, clock.onTimeout.value === String(TimeoutPolicy.FORFEIT) ? "the seat's side loses the game" : "their first legal move is played for them") : null,
     );
   }
   // A message about the clock goes once the clock is changed.
@@ -163,6 +163,7 @@ function createForm(signal: AbortSignal): HTMLElement {
     error.textContent = "";
   };
   clock.kind.addEventListener("change", () => (changed()(), drawClock()));
+  clock.onTimeout.addEventListener("change", drawClock);
   for (const input of [clock.perMove, clock.base, clock.increment]) input.addEventListener("input", changed(input));
   drawClock();
   const seed = h("input", { name: "seed", type: "number", min: 0, placeholder: "random" });
