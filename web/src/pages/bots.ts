@@ -35,9 +35,19 @@ export function botsPage(root: HTMLElement, signal: AbortSignal): void {
       return;
     }
     fill(table, library.length ? botTable(library) : h("p", { class: "muted" }, "The library is empty."));
-    fill(matchBox, matchForm(library, signal));
+    fill(matchBox, matchForm(library, signal, refreshTable));
     document.body.dataset.bots = String(library.length);
     ready();
+  }
+
+  /** The library's table again (ratings and statistics after a match), leaving the match's report in place. */
+  async function refreshTable(): Promise<void> {
+    try {
+      library = (await bots.listBots({}, { signal })).bots;
+      fill(table, library.length ? botTable(library) : h("p", { class: "muted" }, "The library is empty."));
+    } catch {
+      // The table stays as it was; the next visit lists the bots again.
+    }
   }
 
   async function addExamples(): Promise<void> {
@@ -99,7 +109,7 @@ function botTable(list: BotSummary[]): HTMLElement {
   );
 }
 
-function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
+function matchForm(library: BotSummary[], signal: AbortSignal, played: () => Promise<void>): HTMLElement {
   const kind = h("select", {}, h("option", { value: "1" }, "Straight Dominoes"), h("option", { value: "2" }, "Streets and Avenues"));
   const players = h("select", {}, ...[2, 3, 4].map((n) => h("option", { value: n }, `${n} players`)));
   const count = h("input", { type: "number", min: 1, max: 200, value: 10, "data-testid": "match-games" });
@@ -133,6 +143,7 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
     try {
       const reply = await bots.runMatch({ options: options(), entrants: picks().map((botId) => ({ botId })), games: Number(count.value) }, { signal });
       fill(out, matchReport(reply));
+      await played();
     } catch (e) {
       fill(out, h("p", { class: "error" }, why(e)));
     }
