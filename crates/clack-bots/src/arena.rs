@@ -1,5 +1,7 @@
 //! Matches between bots, without a server: N games with seats rotated, results per entrant, and
-//! Elo ratings. Used by `clack arena` and by the server's `RunMatch`.
+//! Elo ratings. Used by `clack arena` and by the server's `RunMatch`, which plays each game itself
+//! (through its event log, so that the game is stored) and hands the result back to
+//! [`Match::record`]: the seat rotation, the statistics and the ratings are kept here either way.
 
 use std::time::Duration;
 
@@ -70,17 +72,35 @@ impl Match {
         }
     }
 
-    /// Plays the next game, seats rotated by one from the last.
-    pub fn play_next(&mut self, engine: &Engine, limits: &Limits) {
+    /// The next game to play: its seed and which entrant takes each seat (rotated by one seat
+    /// from the last game).
+    pub fn next_game(&self) -> NextGame {
         let n = self.entrants.len();
         let game_index = self.played;
         // Seat s is played by entrant (s + game_index) mod n.
-        let at = |seat: usize| (seat + game_index as usize) % n;
-        let seed = self.seed.wrapping_add(u64::from(game_index));
-        let result = play_game(engine, limits, self.options, &self.entrants, &at, seed);
+        let seats = (0..n).map(|seat| (seat + game_index as usize) % n).collect();
+        NextGame { index: game_index, seed: self.seed.wrapping_add(u64::from(game_index)), seats }
+    }
+
+    /// The entrants, in the order they were given.
+    pub fn entrants(&self) -> &[Entrant] {
+        &self.entrants
+    }
+
+    /// Plays the next game, seats rotated by one from the last.
+    pub fn play_next(&mut self, engine: &Engine, limits: &Limits) {
+        let next = self.next_game();
+        let result = play_game(engine, limits, self.options, &self.entrants, &|seat| next.seats[seat], next.seed);
+        self.record(&next, &result);
+    }
+
+    /// Counts a game played as `next` said (by [`Match::play_next`], or by a caller that plays
+    /// the game its own way) into the standings and ratings.
+    pub fn record(&mut self, next: &NextGame, result: &GameResult) {
+        let n = self.entrants.len();
         let mut final_scores = vec![0.0; n];
         for seat in 0..n {
-            let who = at(seat);
+            let who = next.seats[seat];
             let standing = &mut self.standings[who];
             standing.games += 1;
             standing.faults += result.faults[seat];
@@ -164,13 +184,50 @@ pub fn mean_ci95(values: &[f64]) -> (f64, f64) {
     (mean, 1.96 * (variance / n).sqrt())
 }
 
-struct GameResult {
-    winners: Vec<Seat>,
+/// The next game of a match: which one, its seed, and the entrant (an index into the entrants)
+/// at each seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextGame {
+    pub index: u32,
+    pub seed: u64,
+    pub seats: Vec<usize>,
+}
+
+/// What happened in one game, seat by seat.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameResult {
+    pub winners: Vec<Seat>,
     /// Each seat's final score (its side's, with teams).
-    scores: Vec<f64>,
-    faults: Vec<u64>,
-    decisions: Vec<u64>,
-    time: Vec<Duration>,
+    pub scores: Vec<f64>,
+    pub faults: Vec<u64>,
+    pub decisions: Vec<u64>,
+    pub time: Vec<Duration>,
+}
+
+impl GameResult {
+    /// A game of `players` seats with nothing counted yet.
+    pub fn new(players: usize) -> GameResult {
+        GameResult {
+            winners: Vec::new(),
+            scores: vec![0.0; players],
+            faults: vec![0; players],
+            decisions: vec![0; players],
+            time: vec![Duration::ZERO; players],
+        }
+    }
+
+    /// Takes the winners and each seat's final score from a game that is over.
+    pub fn finish(&mut self, game: &Game) {
+        self.winners = game.winners();
+        let scores = game.scores();
+        for seat in 0..self.scores.len() {
+            let side = match game {
+                Game::Straight(g) => g.options().side(Seat(seat as u8)),
+                Game::Streets(_) => seat,
+            };
+            self.scores[seat] = scores.get(side).copied().unwrap_or(0) as f64;
+        }
+    }
 }
 
 fn play_game(
@@ -181,16 +238,9 @@ fn play_game(
     at: &dyn Fn(usize) -> usize,
     seed: u64,
 ) -> GameResult {
-    let n = entrants.len();
     let mut game = Game::new(options).unwrap_or_else(|_| unreachable!("options were validated by the caller"));
     let mut history: Vec<Played> = Vec::new();
-    let mut result = GameResult {
-        winners: Vec::new(),
-        scores: vec![0.0; n],
-        faults: vec![0; n],
-        decisions: vec![0; n],
-        time: vec![Duration::ZERO; n],
-    };
+    let mut result = GameResult::new(entrants.len());
     let mut sequence = 0u64;
     loop {
         sequence += 1;
@@ -219,14 +269,6 @@ fn play_game(
             }
         }
     }
-    result.winners = game.winners();
-    let scores = game.scores();
-    for seat in 0..n {
-        let side = match &game {
-            Game::Straight(g) => g.options().side(Seat(seat as u8)),
-            Game::Streets(_) => seat,
-        };
-        result.scores[seat] = scores.get(side).copied().unwrap_or(0) as f64;
-    }
+    result.finish(&game);
     result
 }

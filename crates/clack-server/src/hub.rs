@@ -285,14 +285,36 @@ impl Hub {
         let id = log.id().to_owned();
         let (owner, owner_token) = new_owner(&caller.who);
         let record = OwnerRecord::new(&owner, &caller.who);
-        self.store.put(&owner_key(&id), record.encode_to_vec()).await?;
-        self.store.append(&id, 0, events, view::summary(&log)).await?;
+        self.store_new(&log, events, &record).await?;
         let sequence = log.sequence();
         tracing::info!(game = %id, kind = log.game().kind().name(), owner = owner.display(), "game created");
         if log.status() != Status::Finished {
             self.start(log).await?;
         }
         Ok(pb::CreateGameResponse { game_id: id, sequence, owner_token: owner_token.unwrap_or_default() })
+    }
+
+    /// Writes a new game's owner record and its events so far (one append: a game that is
+    /// already over is sealed with it).
+    async fn store_new(&self, log: &GameLog, events: Vec<pb::Event>, owner: &OwnerRecord) -> Result<()> {
+        self.store.put(&owner_key(log.id()), owner.encode_to_vec()).await?;
+        self.store.append(log.id(), 0, events, view::summary(log)).await?;
+        Ok(())
+    }
+
+    /// An id for a new game of this shard.
+    pub fn new_game_id(&self) -> String {
+        self.limits.shard.new_game_id()
+    }
+
+    /// Stores a game that was played to its end outside the hub (a match's game: every seat a
+    /// bot, every event made by its `GameLog`), owned by `owner`, as one append that seals it.
+    /// It then reads, replays and verifies like any other finished game; it has no task.
+    pub async fn store_played(&self, log: &GameLog, events: Vec<pb::Event>, owner: &OwnerRecord) -> Result<()> {
+        if log.status() != Status::Finished || events.len() as u64 != log.sequence() {
+            return Err(Error::Internal(format!("game {} is not a whole finished game", log.id())));
+        }
+        self.store_new(log, events, owner).await
     }
 
     /// Cancels a game that has not started, for its creator or an admin.

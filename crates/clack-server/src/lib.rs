@@ -161,7 +161,7 @@ pub async fn serve(
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
         .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone(), hub: hub.clone() }));
     if let Some(library) = bots {
-        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate }));
+        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate, hub: hub.clone() }));
     }
     let inner = web::Inner {
         deadline: deadline::DeadlineLayer { timeout: config.request_timeout },

@@ -9,7 +9,9 @@
 //! Decisions run on tokio's blocking threads, at most one per core at a time (a fair
 //! semaphore), so scripts never stall the async runtime and never crowd out request handling. A
 //! match takes the pool one game at a time, so the bots of ordinary games get their turns between
-//! its games.
+//! its games. Each match game is played through its own `GameLog` and stored by the hub as an
+//! ordinary finished game, owned by whoever ran the match, so it replays and verifies like any
+//! other (`RunMatchResponse.match_games` lists them).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -17,7 +19,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-use clack_bots::arena::{Entrant, Match, play_match};
+use clack_bots::arena::{Entrant, GameResult, Match, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox, version_of};
 use clack_log::GameLog;
 use clack_log::convert::{FieldError, kind_to_proto};
@@ -32,6 +34,7 @@ use tokio::sync::Semaphore;
 use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
 use crate::bots::{BotHost, Decision, Fault};
 use crate::error::{Error, Result};
+use crate::hub::Hub;
 use crate::metrics::BotFigures;
 use crate::policy::{self, Action};
 use crate::quota::{Counted, Meter};
@@ -385,8 +388,19 @@ impl BotLibrary {
         self.save(&summary).await
     }
 
-    pub async fn run_match(&self, request: pb::RunMatchRequest, asker: Asker<'_>) -> Result<pb::RunMatchResponse> {
+    /// Plays a match: each game is played to its end through its own [`GameLog`] (so its
+    /// events are made exactly as a hub game's are) and stored as an ordinary finished game,
+    /// owned by whoever ran the match, before the next one starts. The arena's [`Match`] rotates
+    /// the seats and keeps the standings and ratings.
+    pub async fn run_match(
+        &self,
+        request: pb::RunMatchRequest,
+        asker: Asker<'_>,
+        hub: &Hub,
+    ) -> Result<pb::RunMatchResponse> {
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
+        // Every seat of a match is a bot, and bot seats are never clocked: a time control asks
+        // for nothing here, and the games are created without one.
         if request.entrants.len() != usize::from(options.players()) {
             return Err(FieldError::new("entrants", format!("one per seat: {}", options.players())).into());
         }
@@ -394,7 +408,7 @@ impl BotLibrary {
             return Err(FieldError::new("games", "at least 1").into());
         }
         let mut entrants = Vec::new();
-        let mut keys = Vec::new();
+        let mut seated = Vec::new();
         for (i, entrant) in request.entrants.iter().enumerate() {
             let (summary, version) = self
                 .resolve_playable(&entrant.bot_id, entrant.version.as_deref())
@@ -405,28 +419,36 @@ impl BotLibrary {
             let rating = summary.versions.iter().find(|v| v.version == version).map_or(START_RATING, |v| v.rating);
             let bot = self.bot(&summary.bot_id, &version).await?;
             entrants.push(Entrant { label: format!("{}@{version}", summary.bot_id), bot: (*bot).clone(), rating });
-            keys.push((summary.bot_id.clone(), version));
+            seated.push(Seated { bot, bot_id: summary.bot_id.clone(), version });
         }
         asker.meter.match_games(&asker.identity.who, request.games)?;
+        let who = &asker.identity.who;
+        let (owner, owner_token) = new_owner(who);
+        let owner = OwnerRecord::new(&owner, who);
         let mut played = Match::new(options, entrants, request.seed.unwrap_or(0));
+        let mut match_games = Vec::new();
         for _ in 0..request.games {
+            let next = played.next_game();
+            let seats: Vec<Seated> = next.seats.iter().map(|&entrant| seated[entrant].clone()).collect();
+            let specs = seats.iter().map(Seated::spec).collect();
+            let (log, events) = GameLog::create(&hub.new_game_id(), options, specs, next.seed, crate::now())?;
             // One game per turn on the pool, so that ordinary games' bots are not kept waiting
             // for the whole match.
             let (engine, limits) = (self.engine.clone(), self.limits);
-            played = self
-                .blocking(move || {
-                    played.play_next(&engine, &limits);
-                    played
-                })
-                .await?;
+            let (log, events, result) =
+                self.blocking(move || play_out(&engine, &limits, log, events, &seats)).await??;
+            hub.store_played(&log, events, &owner).await?;
+            tracing::debug!(game = log.id(), index = next.index, "match game stored");
+            match_games.push(crate::view::summary(&log));
+            played.record(&next, &result);
         }
         let standings = played.standings();
         let mut results = Vec::new();
-        for ((bot_id, version), standing) in keys.iter().zip(&standings) {
-            self.record(bot_id, version, standing).await?;
+        for (entrant, standing) in seated.iter().zip(&standings) {
+            self.record(&entrant.bot_id, &entrant.version, standing).await?;
             results.push(pb::EntrantResult {
-                bot_id: bot_id.clone(),
-                version: version.clone(),
+                bot_id: entrant.bot_id.clone(),
+                version: entrant.version.clone(),
                 wins: standing.wins,
                 mean_score: standing.mean_score,
                 score_ci95: standing.score_ci95,
@@ -435,7 +457,13 @@ impl BotLibrary {
                 rating: standing.rating,
             });
         }
-        Ok(pb::RunMatchResponse { games: request.games, results })
+        tracing::info!(games = request.games, by = %who, "match played");
+        Ok(pb::RunMatchResponse {
+            games: request.games,
+            results,
+            match_games,
+            owner_token: owner_token.unwrap_or_default(),
+        })
     }
 
     /// Adds a match's results to a version's statistics and keeps its new rating.
@@ -453,6 +481,73 @@ impl BotLibrary {
         }
         self.save(&summary).await
     }
+}
+
+/// A bot version at a match's table.
+#[derive(Clone)]
+struct Seated {
+    bot: Arc<Bot>,
+    bot_id: String,
+    version: String,
+}
+
+impl Seated {
+    fn spec(&self) -> pb::SeatSpec {
+        let bot = pb::BotSeat { bot_id: self.bot_id.clone(), version: self.version.clone() };
+        pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Bot(bot)) }
+    }
+}
+
+/// Plays a match game to its end through its log, every seat a bot (`seats`, by seat), and
+/// returns the log, all its events and the result. A decision that fails is recorded as a
+/// `BotFaulted` event and the first legal action is played, as for a bot seat of a hub game.
+fn play_out(
+    engine: &Engine,
+    limits: &Limits,
+    mut log: GameLog,
+    mut events: Vec<pb::Event>,
+    seats: &[Seated],
+) -> Result<(GameLog, Vec<pb::Event>, GameResult)> {
+    let mut result = GameResult::new(seats.len());
+    let mut history: Vec<Played> = Vec::new();
+    while let Some(seat) = log.to_move() {
+        let new = &log.history()[history.len()..];
+        history.extend(new.iter().map(|&(seat, action, points)| Played { seat, action, points }));
+        let s = seat.index();
+        let sitting = seats.get(s).ok_or_else(|| Error::Internal(format!("no bot at seat {s}")))?;
+        let decision = sitting.bot.decide(engine, limits, log.game(), seat, &history);
+        result.decisions[s] += 1;
+        result.time[s] += decision.elapsed;
+        let legal = log.game().legal_actions();
+        let chosen = match decision.choice {
+            Ok(index) => legal.get(index).copied().ok_or(("bad_answer".to_owned(), "no such legal action".to_owned())),
+            Err(fault) => Err((fault.reason.to_owned(), fault.detail)),
+        };
+        let action = match chosen {
+            Ok(action) => action,
+            Err((reason, detail)) => {
+                result.faults[s] += 1;
+                let fault = pb::BotFaulted {
+                    seat: u32::from(seat.0),
+                    bot_id: sitting.bot_id.clone(),
+                    version: sitting.version.clone(),
+                    reason,
+                    detail,
+                };
+                events.push(log.fault(fault, crate::now()));
+                *legal.first().ok_or_else(|| Error::Internal(format!("seat {s} is to act with no legal action")))?
+            }
+        };
+        let made = log
+            .perform(seat, action, crate::now())
+            .map_err(|e| Error::Internal(format!("a legal action was refused in a match game: {e}")))?;
+        events.extend(made);
+    }
+    if log.status() != clack_log::Status::Finished {
+        return Err(Error::Internal(format!("match game {} stopped before its end", log.id())));
+    }
+    result.finish(log.game());
+    Ok((log, events, result))
 }
 
 /// The first position of a game where a seat is to move.

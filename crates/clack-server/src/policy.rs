@@ -11,7 +11,8 @@
 //! | manage accounts and keys (AdminService) | admins | admins |
 //!
 //! An owner is an account, or, for what an anonymous client created on an open server, whoever
-//! presents the owner token it was given. Seat tokens are separate: they say which seat a request
+//! presents the owner token it was given. The games a match plays are created by whoever ran the
+//! match (`RunMatch`), and are theirs like games they created. Seat tokens are separate: they say which seat a request
 //! plays, never who may do anything else. A denial names what is owned by whom, never a secret.
 //!
 //! This module knows nothing of the network or the store: it is given who asks and what they

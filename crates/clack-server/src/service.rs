@@ -353,6 +353,8 @@ impl ReplayService for ReplayApi {
 pub struct BotApi {
     pub library: Arc<crate::library::BotLibrary>,
     pub gate: Gate,
+    /// Where a match's games are stored.
+    pub hub: Arc<Hub>,
 }
 
 #[tonic::async_trait]
@@ -385,7 +387,7 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
 
     async fn run_match(&self, request: Request<pb::RunMatchRequest>) -> Reply<pb::RunMatchResponse> {
         let identity = self.gate.admit(&request, Action::Use)?;
-        Ok(Response::new(self.library.run_match(request.into_inner(), self.gate.asker(&identity)).await?))
+        Ok(Response::new(self.library.run_match(request.into_inner(), self.gate.asker(&identity), &self.hub).await?))
     }
 }
 

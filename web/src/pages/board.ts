@@ -53,29 +53,22 @@ export function backsRow(count: number, u = 14): HTMLElement {
   return h("div", { class: "tiles" }, svg, count > shown ? h("span", { class: "more" }, `+${count - shown}`) : null);
 }
 
-/**
- * Turn clocks, read only where the view carries them: `View.clocks` and
- * `View.deadline_unix_millis` come with the turn-clock work on the proto; until then (and for
- * games without a time control) no clock is shown.
- */
-interface Clocked {
-  clocks?: Array<{ seat: number; remainingMillis: bigint }>;
-  deadlineUnixMillis?: bigint;
-}
-
 export function clockText(millis: number): string {
   const total = Math.max(0, Math.ceil(millis / 1000));
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
 
+/**
+ * A seat's turn clock, where the view carries one (a game with a time control; bot seats have
+ * none): the time left, counting down towards the deadline while the seat is to act.
+ */
 function clock(view: View, seat: number): HTMLElement | null {
-  const clocked = view as unknown as Clocked;
-  const mine = clocked.clocks?.find((c) => c.seat === seat);
+  const mine = view.clocks.find((c) => c.seat === seat);
   if (!mine) return null;
-  const deadline = view.toMove === seat && clocked.deadlineUnixMillis !== undefined ? Number(clocked.deadlineUnixMillis) : undefined;
+  const deadline = view.toMove === seat && view.deadlineUnixMillis !== undefined ? Number(view.deadlineUnixMillis) : undefined;
   const left = deadline !== undefined ? deadline - Date.now() : Number(mine.remainingMillis);
   // A running clock carries its deadline; the table page counts it down.
-  return h("span", { class: deadline !== undefined ? "clock running" : "clock", "data-deadline": deadline }, clockText(left));
+  return h("span", { class: deadline !== undefined ? "clock running" : "clock", "data-deadline": deadline, "data-clock": seat, title: deadline !== undefined ? "time left for this move" : "time left" }, clockText(left));
 }
 
 /** The seats: name, score, hand size, whose turn it is; `hands` (replay) shows every hand. */

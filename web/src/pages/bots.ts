@@ -1,10 +1,11 @@
 // The bot library: every bot with its versions, ratings and statistics; the project's example
-// bots to add in one click; an upload form; a match between bots (RunMatch) and a game between
-// bots to watch (CreateGame with every seat a bot).
+// bots to add in one click; an upload form; a match between bots (RunMatch), whose games are
+// stored and listed with a link to each one's replay, and a game between bots to watch live
+// (CreateGame with every seat a bot).
 import { bots, keepOwnerToken, ownerHeaders, why } from "../api";
 import { kindName } from "../describe";
 import { fill, h, ready } from "../dom";
-import type { BotSummary } from "../gen/clack/v1/bot_service_pb";
+import type { BotSummary, RunMatchResponse } from "../gen/clack/v1/bot_service_pb";
 import { GameKind } from "../gen/clack/v1/types_pb";
 import { games } from "../api";
 import { go } from "../nav";
@@ -34,9 +35,19 @@ export function botsPage(root: HTMLElement, signal: AbortSignal): void {
       return;
     }
     fill(table, library.length ? botTable(library) : h("p", { class: "muted" }, "The library is empty."));
-    fill(matchBox, matchForm(library, signal));
+    fill(matchBox, matchForm(library, signal, refreshTable));
     document.body.dataset.bots = String(library.length);
     ready();
+  }
+
+  /** The library's table again (ratings and statistics after a match), leaving the match's report in place. */
+  async function refreshTable(): Promise<void> {
+    try {
+      library = (await bots.listBots({}, { signal })).bots;
+      fill(table, library.length ? botTable(library) : h("p", { class: "muted" }, "The library is empty."));
+    } catch {
+      // The table stays as it was; the next visit lists the bots again.
+    }
   }
 
   async function addExamples(): Promise<void> {
@@ -98,10 +109,12 @@ function botTable(list: BotSummary[]): HTMLElement {
   );
 }
 
-function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
+function matchForm(library: BotSummary[], signal: AbortSignal, played: () => Promise<void>): HTMLElement {
   const kind = h("select", {}, h("option", { value: "1" }, "Straight Dominoes"), h("option", { value: "2" }, "Streets and Avenues"));
   const players = h("select", {}, ...[2, 3, 4].map((n) => h("option", { value: n }, `${n} players`)));
   const count = h("input", { type: "number", min: 1, max: 200, value: 10, "data-testid": "match-games" });
+  const target = h("input", { type: "number", min: 5, max: 1000, placeholder: "250", "data-testid": "match-target", title: "Straight Dominoes: the score that ends a game" });
+  const targetBox = h("label", {}, "to ", target, " points");
   const seats = h("div", { class: "seat-specs" });
   const out = h("div", { "data-testid": "match-result" });
   function drawSeats(): void {
@@ -115,13 +128,13 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
       }),
     );
   }
-  kind.addEventListener("change", drawSeats);
+  kind.addEventListener("change", () => ((targetBox.hidden = kind.value !== "1"), drawSeats()));
   players.addEventListener("change", drawSeats);
   drawSeats();
   const picks = () => [...seats.querySelectorAll("select")].map((s) => s.value);
   const options = () =>
     kind.value === "1"
-      ? { rules: { case: "straight" as const, value: { players: Number(players.value) } } }
+      ? { rules: { case: "straight" as const, value: { players: Number(players.value), target: target.value ? Number(target.value) : undefined } } }
       : { rules: { case: "streets" as const, value: { players: Number(players.value) } } };
 
   async function run(): Promise<void> {
@@ -129,21 +142,8 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
     fill(out, h("p", { class: "muted" }, "Playing…"));
     try {
       const reply = await bots.runMatch({ options: options(), entrants: picks().map((botId) => ({ botId })), games: Number(count.value) }, { signal });
-      fill(
-        out,
-        h(
-          "table",
-          { class: "games" },
-          h("thead", {}, h("tr", {}, ...["Seat", "Bot", "Wins", "Mean score", "Rating"].map((t) => h("th", {}, t)))),
-          h(
-            "tbody",
-            {},
-            ...reply.results.map((r, i) =>
-              h("tr", {}, h("td", {}, String(i)), h("td", {}, r.botId), h("td", { class: "num" }, `${r.wins} / ${reply.games}`), h("td", { class: "num" }, `${r.meanScore.toFixed(1)} ± ${r.scoreCi95.toFixed(1)}`), h("td", { class: "num" }, r.rating.toFixed(0))),
-            ),
-          ),
-        ),
-      );
+      fill(out, matchReport(reply));
+      await played();
     } catch (e) {
       fill(out, h("p", { class: "error" }, why(e)));
     }
@@ -163,10 +163,54 @@ function matchForm(library: BotSummary[], signal: AbortSignal): HTMLElement {
   return h(
     "div",
     {},
-    h("div", { class: "filters" }, kind, players, h("label", {}, count, " games")),
+    h("div", { class: "filters" }, kind, players, h("label", {}, count, " games"), targetBox),
     seats,
     h("div", { class: "buttons" }, h("button", { class: "primary", onclick: () => void run(), "data-testid": "run-match" }, "Run the match"), h("button", { onclick: () => void watchOne() }, "Play one game to watch")),
     out,
+  );
+}
+
+/** A match's standings, then its games, each a link to its replay. */
+function matchReport(reply: RunMatchResponse): HTMLElement {
+  const standings = h(
+    "table",
+    { class: "games" },
+    h("thead", {}, h("tr", {}, ...["Seat in game 1", "Bot", "Wins", "Mean score", "Rating"].map((t) => h("th", {}, t)))),
+    h(
+      "tbody",
+      {},
+      ...reply.results.map((r, i) =>
+        h("tr", {}, h("td", {}, String(i)), h("td", {}, r.botId), h("td", { class: "num" }, `${r.wins} / ${reply.games}`), h("td", { class: "num" }, `${r.meanScore.toFixed(1)} ± ${r.scoreCi95.toFixed(1)}`), h("td", { class: "num" }, r.rating.toFixed(0))),
+      ),
+    ),
+  );
+  const rows = reply.matchGames.map((g, i) => {
+    const href = `/replay/${encodeURIComponent(g.gameId)}`;
+    const seats = g.seats.map((s) => {
+      const won = g.winners.includes(s.seat);
+      return h("span", { class: `chip bot${won ? " winner" : ""}`, title: won ? "winner" : "" }, s.bot?.botId ?? `seat ${s.seat}`, won ? " ★" : "");
+    });
+    return h(
+      "tr",
+      { "data-game": g.gameId },
+      h("td", { class: "num" }, String(i + 1)),
+      h("td", { class: "seat-chips" }, ...seats),
+      h("td", { class: "num" }, String(g.sequence)),
+      h("td", {}, h("a", { href, class: "button small" }, "Replay")),
+    );
+  });
+  return h(
+    "div",
+    {},
+    standings,
+    h("h3", {}, `The ${reply.matchGames.length} games`),
+    h("p", { class: "muted" }, "Each game is stored like any other: step through it, every hand shown. Seats rotate from game to game; ★ marks the winner."),
+    h(
+      "table",
+      { class: "games match-games", "data-testid": "match-game-list" },
+      h("thead", {}, h("tr", {}, ...["Game", "Seats, in order", "Events", ""].map((t) => h("th", {}, t)))),
+      h("tbody", {}, ...rows),
+    ),
   );
 }
 

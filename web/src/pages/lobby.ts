@@ -1,5 +1,6 @@
 // The lobby: games a page at a time (ListGames with page tokens), filters, and a form that
-// creates a game with any rule option and bots from the library in any seat.
+// creates a game with any rule option, a turn clock if wanted, and bots from the library in any
+// seat.
 import { about, bots, games, holdSeat, why } from "../api";
 import { kindName, statusName } from "../describe";
 import { fill, h, ready } from "../dom";
@@ -7,10 +8,13 @@ import type { BotSummary } from "../gen/clack/v1/bot_service_pb";
 import { SeatSpecSchema, type SeatSpec } from "../gen/clack/v1/events_pb";
 import { GameStatus, type GameSummary } from "../gen/clack/v1/game_service_pb";
 import { create as make } from "@bufbuild/protobuf";
-import { BlockedScoring, DominoSet, GameKind, GameOptionsSchema, SpinnerRule, type GameOptions } from "../gen/clack/v1/types_pb";
+import { BlockedScoring, DominoSet, GameKind, GameOptionsSchema, SpinnerRule, TimeControlSchema, TimeoutPolicy, type GameOptions, type TimeControl } from "../gen/clack/v1/types_pb";
 import { go } from "../nav";
 
 const PAGE_SIZE = 25;
+
+/** What the create form takes for a turn clock: the server takes up to a week, a table far less. */
+const LIMITS = { perMove: [1, 3600], base: [1, 180], increment: [0, 600] } as const;
 
 function select(name: string, options: Array<[string, string]>, value = ""): HTMLSelectElement {
   const el = h("select", { name }, ...options.map(([v, label]) => h("option", { value: v }, label)));
@@ -133,12 +137,41 @@ function createForm(signal: AbortSignal): HTMLElement {
     players: select("players", [2, 3, 4, 5, 6, 7].map((n): [string, string] => [String(n), String(n)]), "2"),
     mayPass: yesNo("may_pass_when_able"),
   };
+  // The turn clock, checked here (timeControl) so that a wrong value is named before anything is sent.
+  const clock = {
+    kind: select("clock", [["", "none"], ["per_move", "per move"], ["fischer", "Fischer"]], ""),
+    perMove: h("input", { name: "per_move_seconds", type: "number", step: 1, value: 30 }),
+    base: h("input", { name: "fischer_minutes", type: "number", step: 1, value: 5 }),
+    increment: h("input", { name: "increment_seconds", type: "number", step: 1, value: 2 }),
+    onTimeout: select("on_timeout", [[String(TimeoutPolicy.AUTO_MOVE), "move for them"], [String(TimeoutPolicy.FORFEIT), "their side loses"]], String(TimeoutPolicy.AUTO_MOVE)),
+  };
+  const clockBox = h("div", { class: "options clock-options" });
+  function drawClock(): void {
+    const k = clock.kind.value;
+    fill(
+      clockBox,
+      field("Turn clock", clock.kind, k === "fischer" ? "a bank of time, plus an increment after each move; for people's seats (bots are never clocked)" : "for people's seats; bots are never clocked"),
+      k === "per_move" ? field("Seconds per move", clock.perMove, `a fresh allowance each move, ${LIMITS.perMove[0]} to ${LIMITS.perMove[1]}`) : null,
+      k === "fischer" ? field("Bank, minutes", clock.base, `${LIMITS.base[0]} to ${LIMITS.base[1]}`) : null,
+      k === "fischer" ? field("Increment, seconds", clock.increment, `added after each move, ${LIMITS.increment[0]} to ${LIMITS.increment[1]}`) : null,
+      k ? field("When time runs out", clock.onTimeout, clock.onTimeout.value === String(TimeoutPolicy.FORFEIT) ? "the seat's side loses the game" : "their first legal move is played for them") : null,
+    );
+  }
+  // A message about the clock goes once the clock is changed.
+  const changed = (input?: HTMLElement) => () => {
+    input?.removeAttribute("aria-invalid");
+    error.textContent = "";
+  };
+  clock.kind.addEventListener("change", () => (changed()(), drawClock()));
+  clock.onTimeout.addEventListener("change", drawClock);
+  for (const input of [clock.perMove, clock.base, clock.increment]) input.addEventListener("input", changed(input));
+  drawClock();
   const seed = h("input", { name: "seed", type: "number", min: 0, placeholder: "random" });
   const me = h("input", { name: "me", type: "checkbox", checked: true });
   const name = h("input", { name: "name", placeholder: "your name", maxlength: 64, value: localStorage.getItem("clack.name") ?? "" });
   const seatsBox = h("div", { class: "seat-specs" });
   const optionsBox = h("div", { class: "options" });
-  const error = h("p", { class: "error" });
+  const error = h("p", { class: "error", role: "alert", "data-testid": "create-error" });
   let library: BotSummary[] = [];
 
   const players = () => Number((kind.value === "1" ? straight.players : streets.players).value);
@@ -185,13 +218,38 @@ function createForm(signal: AbortSignal): HTMLElement {
 
   const bool = (el: HTMLSelectElement) => (el.value === "" ? undefined : el.value === "true");
   const int = (el: HTMLInputElement) => (el.value === "" ? undefined : Number(el.value));
+  /** The clock asked for, or what is wrong with it (the field is marked). */
+  function timeControl(openSeats: number): { control?: TimeControl; problem?: string } {
+    const k = clock.kind.value;
+    if (!k) return {};
+    if (openSeats === 0) return { problem: "Every seat is a bot, and bots are never clocked: choose no turn clock, or open a seat." };
+    const whole = (input: HTMLInputElement, [lo, hi]: readonly [number, number], what: string): number | string => {
+      const text = input.value.trim();
+      const n = Number(text);
+      if (text !== "" && Number.isInteger(n) && n >= lo && n <= hi) return n;
+      input.setAttribute("aria-invalid", "true");
+      return `${what}: give a whole number from ${lo} to ${hi}${text === "" ? "" : ` (not ${text})`}.`;
+    };
+    const onTimeout = Number(clock.onTimeout.value) as TimeoutPolicy;
+    if (k === "per_move") {
+      const seconds = whole(clock.perMove, LIMITS.perMove, "Seconds per move");
+      if (typeof seconds === "string") return { problem: seconds };
+      return { control: make(TimeControlSchema, { clock: { case: "perMoveMillis", value: BigInt(seconds * 1000) }, onTimeout }) };
+    }
+    const minutes = whole(clock.base, LIMITS.base, "Bank, minutes");
+    const increment = whole(clock.increment, LIMITS.increment, "Increment, seconds");
+    if (typeof minutes === "string") return { problem: minutes };
+    if (typeof increment === "string") return { problem: increment };
+    const fischer = { initialMillis: BigInt(minutes * 60_000), incrementMillis: BigInt(increment * 1000) };
+    return { control: make(TimeControlSchema, { clock: { case: "fischer", value: fischer }, onTimeout }) };
+  }
+
   function options(): GameOptions {
     if (kind.value === "1") {
       return make(GameOptionsSchema, {
         rules: {
           case: "straight",
           value: {
-            
             players: players(),
             teams: bool(straight.teams),
             target: int(straight.target),
@@ -219,8 +277,15 @@ function createForm(signal: AbortSignal): HTMLElement {
       const version = bot?.versions.filter((v) => !v.retired).at(-1)?.version ?? "";
       return make(SeatSpecSchema, botId ? { occupant: { case: "bot", value: { botId, version } } } : { occupant: { case: "open", value: {} } });
     });
+    const clocked = timeControl(picks.filter((p) => p === "").length);
+    if (clocked.problem) {
+      error.textContent = clocked.problem;
+      return;
+    }
     try {
-      const created = await games.createGame({ options: options(), seats, seed: seed.value ? BigInt(seed.value) : undefined }, { signal });
+      const chosen = options();
+      chosen.timeControl = clocked.control;
+      const created = await games.createGame({ options: chosen, seats, seed: seed.value ? BigInt(seed.value) : undefined }, { signal });
       const id = created.gameId;
       if (me.checked && picks.includes("")) {
         localStorage.setItem("clack.name", name.value);
@@ -238,6 +303,7 @@ function createForm(signal: AbortSignal): HTMLElement {
     { onsubmit: (e: Event) => void create(e as SubmitEvent), "data-testid": "create" },
     field("Game", kind),
     optionsBox,
+    clockBox,
     h("h3", {}, "Seats"),
     seatsBox,
     field("Seed", seed, "the same seed gives the same deal"),

@@ -89,38 +89,47 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     render();
   }
 
-  /** Takes a view unless it is older than the one shown: replies can overtake each other. */
-  function newer(next: View | undefined): boolean {
+  /**
+   * The held seat's moves in `v`, or undefined when it is not to act there; changes nothing, so
+   * that what is on screen (the view, its moves, the tile selected) stays whole while it loads.
+   */
+  async function movesFor(v: View): Promise<Legal | undefined> {
+    if (!held || v.status !== GameStatus.ACTIVE || v.toMove !== held.seat) return undefined;
+    const reply = await games.listLegalActions({ gameId, seat: held.seat }, about(gameId, held, signal));
+    // Moves listed for another position than the view's are no use with it; the events of the
+    // newer position are on their way, and their refresh brings both together.
+    if (reply.sequence !== v.sequence) return undefined;
+    return { actions: reply.actions, sequence: reply.sequence };
+  }
+
+  /**
+   * Shows a view and its moves together, unless the view is older than the one shown (replies
+   * can overtake each other). The tile selected stays selected while it still has a move.
+   */
+  function show(next: View | undefined, moves: Legal | undefined): boolean {
     if (!next || (view && next.sequence < view.sequence)) return false;
     view = next;
+    legal = moves;
+    if (selected && !legal?.actions.some((a) => key(actionTile(a)) === selected)) selected = undefined;
     return true;
   }
 
   // Refreshes can overlap (events keep coming while one is in flight); only the latest draws.
+  // A refresh reads the view, then the moves, and only then changes what is shown: the moves
+  // on screen are never taken away while new ones load, so a click made meanwhile still counts.
   let ticket = 0;
   async function refresh(): Promise<void> {
     const mine = ++ticket;
     try {
       const reply = await games.getView({ gameId, seat: held?.seat }, about(gameId, held, signal));
-      if (mine !== ticket || !newer(reply.view)) return;
-      await refreshLegal();
-      if (mine !== ticket) return;
+      if (mine !== ticket || !reply.view) return;
+      const moves = await movesFor(reply.view);
+      if (mine !== ticket || !show(reply.view, moves)) return;
     } catch (e) {
       if (!signal.aborted) say(`Could not load the game: ${why(e)}`);
       return;
     }
     render();
-  }
-
-  async function refreshLegal(): Promise<void> {
-    legal = undefined;
-    if (!view || !held || view.status !== GameStatus.ACTIVE || view.toMove !== held.seat) return;
-    const reply = await games.listLegalActions({ gameId, seat: held.seat }, about(gameId, held, signal));
-    // Moves listed for an older position than the one shown are no use.
-    if (reply.sequence < view.sequence) return;
-    legal = { actions: reply.actions, sequence: reply.sequence };
-    // A selection that no longer has a move is dropped.
-    if (selected && !legal.actions.some((a) => key(actionTile(a)) === selected)) selected = undefined;
   }
 
   // Many events can come at once (a bot answering, a deal); one refresh covers them all.
@@ -158,6 +167,11 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
 
   function myTurn(): boolean {
     return !!view && !!held && view.status === GameStatus.ACTIVE && view.toMove === held.seat;
+  }
+
+  /** Whether the moves of the position shown are loaded: only then is the turn shown as playable. */
+  function movesShown(): boolean {
+    return myTurn() && !!legal && legal.sequence === view?.sequence;
   }
 
   function onTileClick(t: Tile): void {
@@ -218,8 +232,8 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
       );
       selected = undefined;
       message = reply.points ? `You scored ${reply.points}.` : "";
-      newer(reply.view);
-      await refreshLegal();
+      const moves = reply.view ? await movesFor(reply.view) : undefined;
+      show(reply.view, moves);
     } catch (e) {
       message = `Refused: ${why(e)}`;
       await refresh();
@@ -339,7 +353,12 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
       hand.querySelectorAll<SVGElement>(".tile").forEach((g, i) => g.addEventListener("click", () => onTileClick(v.hand[i])));
       fill(
         el.play,
-        h("div", { class: "play-head" }, h("h3", {}, "Your hand"), myTurn() ? h("span", { class: "turn" }, "your turn") : null),
+        h(
+          "div",
+          { class: "play-head" },
+          h("h3", {}, "Your hand"),
+          movesShown() ? h("span", { class: "turn" }, "your turn") : myTurn() ? h("span", { class: "muted" }, "your turn: loading your moves…") : null,
+        ),
         hand,
         h("div", { class: "buttons" }, ...buttons),
         h("p", { class: "message", "data-testid": "message", role: "status" }, message),

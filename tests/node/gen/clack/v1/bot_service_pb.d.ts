@@ -13,6 +13,7 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 import type { GameKind, GameOptions } from "./types_pb.js";
+import type { GameSummary } from "./game_service_pb.js";
 
 /**
  * Describes the file clack/v1/bot_service.proto.
@@ -502,6 +503,23 @@ export declare type RunMatchResponse = Message<"clack.v1.RunMatchResponse"> & {
    * @generated from field: repeated clack.v1.EntrantResult results = 2;
    */
   results: EntrantResult[];
+
+  /**
+   * The match's games in the order they were played, each stored as it ended: an ordinary
+   * finished game (ReplayService.GetLog, GetStateAt, Verify and Export serve it) whose seats
+   * name the bot versions, rotated by one seat from game to game.
+   *
+   * @generated from field: repeated clack.v1.GameSummary match_games = 3;
+   */
+  matchGames: GameSummary[];
+
+  /**
+   * Set only for an anonymous caller: the owner token of the match's games, as CreateGame's
+   * (send it as `x-clack-owner-token`). Shown once; the server keeps only its hash.
+   *
+   * @generated from field: string owner_token = 4;
+   */
+  ownerToken: string;
 };
 
 /**
@@ -561,7 +579,9 @@ export declare const BotService: GenService<{
     output: typeof RetireBotResponseSchema;
   },
   /**
-   * Plays games between bot versions with seats rotated, and reports the results.
+   * Plays games between bot versions with seats rotated, and reports the results. Every game is
+   * stored as an ordinary finished game (the reply lists them), so it can be replayed, verified
+   * and exported like any other; the games belong to whoever ran the match.
    *
    * @generated from rpc clack.v1.BotService.RunMatch
    */
