@@ -1,131 +1,333 @@
 //! Reading JSON lines exports: games one after another, each starting with its event of
-//! sequence 1 (`gameCreated`). The text is cut into one piece per thread at line starts; each
-//! thread parses its piece and hands over whole games, so a game that straddles a cut is read
-//! whole by the thread whose piece holds its first event.
+//! sequence 1 (`gameCreated`).
+//!
+//! The input is streamed, never held whole: it is read in chunks of whole lines (about
+//! [`CHUNK`] bytes each), and worker threads each take a chunk, read its lines ([`line::read`])
+//! and replay the games that start and end inside it. A chunk hands back what it could not
+//! finish on its own: the events before its first game start (the end of a game from an earlier
+//! chunk) and its last game (which may go on in the next one). The calling thread stitches
+//! these together in chunk order and replays the games that straddle a cut, so every game is
+//! read whole and counted once. Chunks are cut at the same places whatever the number of
+//! threads, and their totals are merged in file order, so the result does not depend on it.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io::Read;
+use std::sync::{Arc, Mutex, mpsc};
 
-use clack_log::json;
 use clack_proto::v1 as pb;
 
+use crate::line;
 use crate::summary::Analysis;
 
 /// A line that is not an event, or events that are not whole games.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]
 pub struct InputError {
-    /// 1-based line number, counted from the start of the text.
+    /// 1-based line number, counted from the start of the input.
     pub line: u64,
     pub message: String,
 }
 
-/// How often the progress callback is told, in bytes.
-const PROGRESS_STEP: u64 = 1 << 20;
+impl InputError {
+    fn new(line: u64, message: impl Into<String>) -> InputError {
+        InputError { line, message: message.into() }
+    }
+}
+
+/// The size a chunk is filled to before it is cut at its last line end: large enough that the
+/// games straddling cuts are few, small enough that the chunks in flight take little memory.
+pub const CHUNK: usize = 4 << 20;
 
 /// Calls `each` with every game in `text`, in order, on the calling thread.
-pub fn for_each_game(text: &str, mut each: impl FnMut(&[pb::Event])) -> Result<(), InputError> {
-    let mut reader = Reader::new(text, 0, text.len(), &|_| {});
-    reader.run(&mut each)
+pub fn for_each_game(text: &str, each: impl FnMut(&[pb::Event])) -> Result<(), InputError> {
+    for_each_game_in(text.as_bytes(), each)
+}
+
+/// Calls `each` with every game read from `input`, in order, on the calling thread.
+pub fn for_each_game_in(input: impl Read, mut each: impl FnMut(&[pb::Event])) -> Result<(), InputError> {
+    let mut games = Games::new(false);
+    for chunk in Chunks::new(input) {
+        games.read(&chunk?, &mut each)?;
+    }
+    games.finish(&mut each);
+    Ok(())
 }
 
 /// Analyses every game in `text` on `threads` threads, reporting bytes read to `progress`.
 pub fn analyze_text(text: &str, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> Result<Analysis, InputError> {
-    let cuts = cuts(text, threads.max(1));
-    let done = AtomicU64::new(0);
-    let tell = |bytes: u64| progress(done.fetch_add(bytes, Ordering::Relaxed) + bytes);
-    let results: Vec<Result<Analysis, InputError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = cuts
-            .windows(2)
-            .map(|w| {
-                let (start, end) = (w[0], w[1]);
-                let tell = &tell;
-                scope.spawn(move || {
-                    let mut analysis = Analysis::default();
-                    Reader::new(text, start, end, tell).run(&mut |game| analysis.add_game(game))?;
-                    Ok(analysis)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
-    let mut total = Analysis::default();
-    for result in results {
-        total.merge(result?);
-    }
-    Ok(total)
+    analyze_input(text.as_bytes(), threads, progress)
 }
 
-/// Byte offsets that cut `text` into `pieces` parts at line starts (first 0, last the length).
-fn cuts(text: &str, pieces: usize) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let mut cuts = vec![0];
-    for i in 1..pieces {
-        let guess = (text.len() * i / pieces).max(*cuts.last().unwrap_or(&0));
-        let start = bytes[guess..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| guess + p + 1);
-        cuts.push(start);
-    }
-    cuts.push(text.len());
-    cuts
+/// Analyses every game read from `input` on `threads` worker threads, reporting the bytes done
+/// so far to `progress`.
+pub fn analyze_input(
+    input: impl Read + Send,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Analysis, InputError> {
+    let threads = threads.max(1);
+    // A few chunks queued per worker keep every worker busy; the bound keeps memory small.
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(threads * 2);
+    // Shared by the workers only: when the last one stops, the channel closes and the reader
+    // stops too, even part way (after an error, nobody reads the rest).
+    let chunk_rx = Arc::new(Mutex::new(chunk_rx));
+    let (piece_tx, piece_rx) = mpsc::channel::<Piece>();
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || send_chunks(input, &chunk_tx));
+        for _ in 0..threads {
+            let (chunk_rx, piece_tx) = (Arc::clone(&chunk_rx), piece_tx.clone());
+            scope.spawn(move || work(&chunk_rx, &piece_tx));
+        }
+        drop((chunk_rx, piece_tx));
+        let stitched = Stitcher::default().run(&piece_rx, progress);
+        // If the stitcher stopped early, the workers stop at their next piece, and then the reader.
+        drop(piece_rx);
+        let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // A read error ends the input, so every piece before it was stitched: an error in one of
+        // those comes first in the file.
+        let analysis = stitched?;
+        read.map(|()| analysis)
+    })
 }
 
-/// Reads the games that start in `start..end` of `text` (reading past `end` to finish the last).
-struct Reader<'a> {
-    text: &'a str,
-    start: usize,
-    end: usize,
-    progress: &'a (dyn Fn(u64) + Sync),
+/// Reads chunks and queues them for the workers, until the input ends or fails.
+fn send_chunks(input: impl Read, out: &mpsc::SyncSender<Chunk>) -> Result<(), InputError> {
+    for chunk in Chunks::new(input) {
+        if out.send(chunk?).is_err() {
+            // The stitcher stopped at an error; nobody needs the rest.
+            return Ok(());
+        }
+    }
+    Ok(())
 }
 
-impl<'a> Reader<'a> {
-    fn new(text: &'a str, start: usize, end: usize, progress: &'a (dyn Fn(u64) + Sync)) -> Reader<'a> {
-        Reader { text, start, end, progress }
+/// A worker: reads chunks until there are none and hands back what each holds.
+fn work(chunks: &Mutex<mpsc::Receiver<Chunk>>, out: &mpsc::Sender<Piece>) {
+    loop {
+        // The lock is held only while waiting for the next chunk, never while reading one.
+        let next = chunks.lock().map_or(None, |rx| rx.recv().ok());
+        let Some(chunk) = next else { return };
+        let mut analysis = Analysis::default();
+        let mut games = Games::new(chunk.index > 0);
+        let result = games.read(&chunk, &mut |game| analysis.add_game(game));
+        let piece = Piece {
+            index: chunk.index,
+            bytes: chunk.text.len() as u64,
+            head: std::mem::take(&mut games.head),
+            head_line: games.head_line,
+            analysis,
+            tail: games.started.then(|| std::mem::take(&mut games.game)),
+            error: result.err(),
+        };
+        if out.send(piece).is_err() {
+            return;
+        }
+    }
+}
+
+/// Whole lines of the input, with the number of the first.
+struct Chunk {
+    index: usize,
+    first_line: u64,
+    text: Vec<u8>,
+}
+
+/// The input cut into chunks of whole lines (the last one may lack its line end).
+struct Chunks<R> {
+    input: R,
+    index: usize,
+    line: u64,
+    /// The start of a line that the last chunk cut off.
+    rest: Vec<u8>,
+    done: bool,
+}
+
+impl<R: Read> Chunks<R> {
+    fn new(input: R) -> Chunks<R> {
+        Chunks { input, index: 0, line: 1, rest: Vec::new(), done: false }
     }
 
-    fn run(&mut self, each: &mut dyn FnMut(&[pb::Event])) -> Result<(), InputError> {
-        let first_line = self.text[..self.start].bytes().filter(|&b| b == b'\n').count() as u64 + 1;
-        let mut game: Vec<pb::Event> = Vec::new();
-        let mut seen_start = false;
-        let mut offset = self.start;
-        let mut reported = self.start;
-        for (i, line) in self.text[self.start..].split('\n').enumerate() {
-            let line_start = offset;
-            offset += line.len() + 1;
+    /// Fills `text` to at least `CHUNK` bytes and past a line end, or to the end of the input.
+    fn fill(&mut self, text: &mut Vec<u8>) -> std::io::Result<()> {
+        // `text` starts with the rest of a cut line, which holds no line end.
+        let mut line_end = false;
+        while !(line_end && text.len() >= CHUNK) {
+            let start = text.len();
+            let want = (CHUNK + CHUNK / 4).saturating_sub(start).max(CHUNK / 4);
+            if (&mut self.input).take(want as u64).read_to_end(text)? == 0 {
+                self.done = true;
+                return Ok(());
+            }
+            line_end = line_end || text[start..].contains(&b'\n');
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Iterator for Chunks<R> {
+    type Item = Result<Chunk, InputError>;
+
+    fn next(&mut self) -> Option<Result<Chunk, InputError>> {
+        if self.done && self.rest.is_empty() {
+            return None;
+        }
+        let mut text = Vec::with_capacity(CHUNK + CHUNK / 2);
+        text.append(&mut self.rest);
+        if !self.done {
+            if let Err(error) = self.fill(&mut text) {
+                self.done = true;
+                return Some(Err(InputError::new(self.line, format!("cannot read: {error}"))));
+            }
+        }
+        if let Some(end) = text.iter().rposition(|&b| b == b'\n').filter(|_| !self.done) {
+            self.rest = text.split_off(end + 1);
+        }
+        if text.is_empty() {
+            return None;
+        }
+        let chunk = Chunk { index: self.index, first_line: self.line, text };
+        self.index += 1;
+        self.line += chunk.text.iter().filter(|&&b| b == b'\n').count() as u64;
+        Some(Ok(chunk))
+    }
+}
+
+/// Groups events, line after line, into games.
+struct Games {
+    /// Whether events may come before the first game start (a chunk after the first: they end
+    /// a game from an earlier chunk).
+    headed: bool,
+    head: Vec<pb::Event>,
+    head_line: u64,
+    game: Vec<pb::Event>,
+    started: bool,
+}
+
+impl Games {
+    fn new(headed: bool) -> Games {
+        Games { headed, head: Vec::new(), head_line: 0, game: Vec::new(), started: false }
+    }
+
+    /// Reads the lines of `chunk`, calling `each` with every game that ends inside it.
+    fn read(&mut self, chunk: &Chunk, each: &mut dyn FnMut(&[pb::Event])) -> Result<(), InputError> {
+        let text = std::str::from_utf8(&chunk.text).map_err(|e| {
+            let line = chunk.first_line + chunk.text[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u64;
+            InputError::new(line, "not UTF-8 text")
+        })?;
+        for (i, line) in text.split('\n').enumerate() {
             let line = line.trim_end_matches('\r');
             if line.trim().is_empty() {
                 continue;
             }
-            let number = first_line + i as u64;
-            let event = json::from_line(line).map_err(|e| InputError { line: number, message: e.to_string() })?;
-            if event.sequence == 1 {
-                if line_start >= self.end {
-                    break;
-                }
-                if !game.is_empty() {
-                    each(&game);
-                    game.clear();
-                }
-                seen_start = true;
-            } else if !seen_start {
-                if self.start == 0 {
-                    let message = "a game must start with its event of sequence 1 (gameCreated)".to_owned();
-                    return Err(InputError { line: number, message });
-                }
-                // The end of a game that started in the piece before this one.
-                continue;
-            } else if game.last().is_some_and(|last| last.game_id != event.game_id) {
-                let message = format!("game {} is interleaved with {}", event.game_id, game[0].game_id);
-                return Err(InputError { line: number, message });
+            let number = chunk.first_line + i as u64;
+            let event = line::read(line).map_err(|e| InputError::new(number, e.to_string()))?;
+            self.push(number, event, each)?;
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, number: u64, event: pb::Event, each: &mut dyn FnMut(&[pb::Event])) -> Result<(), InputError> {
+        if event.sequence == 1 {
+            if self.started {
+                each(&self.game);
+                self.game.clear();
             }
-            game.push(event);
-            if offset.min(self.end) - reported >= PROGRESS_STEP as usize {
-                (self.progress)((offset.min(self.end) - reported) as u64);
-                reported = offset.min(self.end);
+            self.started = true;
+        } else if !self.started {
+            if !self.headed {
+                return Err(InputError::new(number, "a game must start with its event of sequence 1 (gameCreated)"));
+            }
+            if self.head.is_empty() {
+                self.head_line = number;
+            }
+            return follow(&mut self.head, number, event);
+        }
+        follow(&mut self.game, number, event)
+    }
+
+    fn finish(&mut self, each: &mut dyn FnMut(&[pb::Event])) {
+        if self.started {
+            each(&self.game);
+        }
+    }
+}
+
+/// Appends an event to the game it continues, refusing one of another game.
+fn follow(game: &mut Vec<pb::Event>, number: u64, event: pb::Event) -> Result<(), InputError> {
+    if let Some(first) = game.first().filter(|first| first.game_id != event.game_id) {
+        return Err(interleaved(number, &event, first));
+    }
+    game.push(event);
+    Ok(())
+}
+
+fn interleaved(number: u64, event: &pb::Event, first: &pb::Event) -> InputError {
+    InputError::new(number, format!("game {} is interleaved with {}", event.game_id, first.game_id))
+}
+
+/// What a worker made of one chunk.
+struct Piece {
+    index: usize,
+    bytes: u64,
+    /// The events before the chunk's first game start, which end a game of an earlier chunk.
+    head: Vec<pb::Event>,
+    head_line: u64,
+    /// The games that start and end inside the chunk.
+    analysis: Analysis,
+    /// The chunk's last game, which may go on in the next chunk; `None` if no game starts in it.
+    tail: Option<Vec<pb::Event>>,
+    error: Option<InputError>,
+}
+
+/// Puts the pieces back in file order and finishes the games that straddle cuts.
+#[derive(Default)]
+struct Stitcher {
+    total: Analysis,
+    /// The game that the pieces so far leave open.
+    open: Vec<pb::Event>,
+    waiting: std::collections::BTreeMap<usize, Piece>,
+    next: usize,
+    bytes: u64,
+}
+
+impl Stitcher {
+    /// Takes every piece; returns the totals, or the first error in file order.
+    fn run(mut self, pieces: &mpsc::Receiver<Piece>, progress: &(dyn Fn(u64) + Sync)) -> Result<Analysis, InputError> {
+        for piece in pieces {
+            self.waiting.insert(piece.index, piece);
+            while let Some(piece) = self.waiting.remove(&self.next) {
+                self.next += 1;
+                self.bytes += piece.bytes;
+                self.add(piece)?;
+                progress(self.bytes);
             }
         }
-        if !game.is_empty() {
-            each(&game);
+        if !self.open.is_empty() {
+            self.total.add_game(&self.open);
         }
-        (self.progress)((self.end - reported.min(self.end)) as u64);
+        Ok(self.total)
+    }
+
+    fn add(&mut self, piece: Piece) -> Result<(), InputError> {
+        if let Some(first) = piece.head.first() {
+            match self.open.first() {
+                None => {
+                    let message = "a game must start with its event of sequence 1 (gameCreated)";
+                    return Err(InputError::new(piece.head_line, message));
+                }
+                Some(open) if open.game_id != first.game_id => return Err(interleaved(piece.head_line, first, open)),
+                Some(_) => self.open.extend(piece.head),
+            }
+        }
+        if let Some(error) = piece.error {
+            return Err(error);
+        }
+        if let Some(tail) = piece.tail {
+            if !self.open.is_empty() {
+                self.total.add_game(&self.open);
+            }
+            self.total.merge(piece.analysis);
+            self.open = tail;
+        }
         Ok(())
     }
 }
@@ -134,14 +336,38 @@ impl<'a> Reader<'a> {
 mod tests {
     use super::*;
 
+    fn chunks(text: &str) -> Vec<Chunk> {
+        Chunks::new(text.as_bytes()).collect::<Result<_, _>>().expect("reads")
+    }
+
     #[test]
-    fn cuts_fall_on_line_starts() {
-        let text = "aaaa\nbb\ncccccc\nd\n";
-        let cuts = cuts(text, 3);
-        assert_eq!(cuts.first(), Some(&0));
-        assert_eq!(cuts.last(), Some(&text.len()));
-        for &c in &cuts[1..cuts.len() - 1] {
-            assert!(c == text.len() || text.as_bytes()[c - 1] == b'\n', "cut {c} is not at a line start");
+    fn chunks_are_whole_lines_numbered_from_one() {
+        let line = format!("{}\n", "x".repeat(1000));
+        let text = line.repeat(3 * CHUNK / line.len()) + "last";
+        let chunks = chunks(&text);
+        assert!(chunks.len() >= 3, "{} chunks", chunks.len());
+        let mut line = 1;
+        for (i, chunk) in chunks.iter().enumerate() {
+            assert_eq!((chunk.index, chunk.first_line), (i, line));
+            let whole = chunk.text.ends_with(b"\n") || i == chunks.len() - 1;
+            assert!(whole, "chunk {i} ends inside a line");
+            line += chunk.text.iter().filter(|&&b| b == b'\n').count() as u64;
         }
+        let joined: Vec<u8> = chunks.into_iter().flat_map(|c| c.text).collect();
+        assert_eq!(joined, text.as_bytes());
+    }
+
+    #[test]
+    fn a_line_longer_than_a_chunk_stays_whole() {
+        let text = format!("a\n{}\nb\n", "y".repeat(2 * CHUNK));
+        let chunks = chunks(&text);
+        assert!(chunks.iter().all(|c| c.text.ends_with(b"\n")));
+        let joined: Vec<u8> = chunks.into_iter().flat_map(|c| c.text).collect();
+        assert_eq!(joined, text.as_bytes());
+    }
+
+    #[test]
+    fn an_empty_input_has_no_chunks() {
+        assert!(chunks("").is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! Analysis of finished games: what many logs say together.
 //!
-//! [`input`] reads JSON lines exports into games; [`summary`] replays each game (so only logs
+//! [`input`] streams JSON lines exports into games (each line read by [`line`], a fast reader
+//! for the export's own form); [`summary`] replays each game (so only logs
 //! that verify are counted) and folds it into totals per game kind and configuration and per
 //! bot version, with 95% confidence intervals from [`stats`]; [`report`] draws the totals as one
 //! self-contained HTML page with SVG charts; [`tables`] writes the logs as flat Parquet tables.
@@ -9,11 +10,12 @@
 //! nothing of servers, stores or the network; the binary fetches the logs.
 
 pub mod input;
+pub mod line;
 pub mod report;
 pub mod stats;
 pub mod summary;
 pub mod tables;
 
-pub use input::{InputError, analyze_text, for_each_game};
+pub use input::{InputError, analyze_input, analyze_text, for_each_game, for_each_game_in};
 pub use summary::{Analysis, Summary};
 pub use tables::{TableError, Tables};

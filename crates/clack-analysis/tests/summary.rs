@@ -16,7 +16,7 @@ mod fixture;
 
 use clack_analysis::stats::Estimate;
 use clack_analysis::summary::{GroupSummary, Summary};
-use clack_analysis::{analyze_text, report};
+use clack_analysis::{Analysis, analyze_text, for_each_game, input, report};
 use fixture::{bot, game, game_with_faults, straight2, streets2};
 
 fn games() -> Vec<Vec<clack_proto::v1::Event>> {
@@ -142,6 +142,57 @@ fn a_file_that_does_not_start_with_a_game_is_an_error_with_its_line() {
     assert_eq!(error.line, 1);
     let error = analyze_text("{\"gameId\":\n", 1, &|_| {}).expect_err("refused");
     assert_eq!(error.line, 1);
+}
+
+/// The fixture's games again and again, enough for several chunks of the streamed input.
+fn long_export() -> String {
+    let text = fixture::export(&games());
+    text.repeat(3 * input::CHUNK / text.len() + 2)
+}
+
+#[test]
+fn games_straddling_chunk_cuts_are_read_whole_on_any_number_of_threads() {
+    let text = long_export();
+    let mut one_by_one = Analysis::default();
+    for_each_game(&text, |game| one_by_one.add_game(game)).expect("reads");
+    let expected = serde_json::to_value(one_by_one.summary()).expect("json");
+    let copies = text.len() / fixture::export(&games()).len();
+    assert_eq!(expected["games"], 4 * copies as u64);
+    assert_eq!(expected["rejected"], 0);
+    for threads in [1, 2, 3] {
+        let summary = analyze_text(&text, threads, &|_| {}).expect("reads").summary();
+        assert_eq!(serde_json::to_value(summary).expect("json"), expected, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_damaged_line_deep_in_a_long_export_is_named() {
+    let text = long_export();
+    let lines: Vec<&str> = text.lines().collect();
+    // Past the first chunk, so that the line number is counted across cuts.
+    let bad = lines.len() * 2 / 3;
+    for (damage, message) in [("{\"gameId\":", "EOF"), ("{\"gameId\":\"x\",\"sequence\":\"7\"}", "interleaved")] {
+        let mut damaged = lines.clone();
+        damaged[bad] = damage;
+        let damaged = damaged.join("\n");
+        for threads in [1, 2] {
+            let error = analyze_text(&damaged, threads, &|_| {}).expect_err("refused");
+            assert_eq!(error.line, bad as u64 + 1, "{error}");
+            assert!(error.to_string().contains(message), "{error}");
+            let error = for_each_game(&damaged, |_| {}).expect_err("refused");
+            assert_eq!(error.line, bad as u64 + 1, "{error}");
+        }
+    }
+}
+
+#[test]
+fn an_export_that_is_not_utf8_is_refused_with_its_line() {
+    let text = fixture::export(&games());
+    let mut bytes = text.into_bytes();
+    let third = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(1).map(|(i, _)| i + 5).expect("lines");
+    bytes[third] = 0xff;
+    let error = clack_analysis::analyze_input(&bytes[..], 2, &|_| {}).expect_err("refused");
+    assert_eq!(error.line, 3, "{error}");
 }
 
 #[test]

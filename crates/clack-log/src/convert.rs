@@ -422,6 +422,12 @@ pub fn stored_action(action: Option<&pb::Action>, game: &Game) -> Result<game::A
 /// The event payload recording a chance outcome, from the game just before it (who draws) and
 /// just after it (who leads, which round was dealt).
 pub fn chance_to_payload(chance: &game::Chance, before: &Game, game: &Game) -> pb::event::Payload {
+    chance_payload(chance, before.drawing_seat(), game)
+}
+
+/// [`chance_to_payload`] from the seat that drew (`before.drawing_seat()`) instead of the whole
+/// game before the outcome, so that a replay need not keep a copy of it.
+pub fn chance_payload(chance: &game::Chance, drawer: Option<Seat>, game: &Game) -> pb::event::Payload {
     use pb::event::Payload;
     match chance {
         game::Chance::Straight(straight::Chance::LeadDraw { tiles }) => {
@@ -450,7 +456,7 @@ pub fn chance_to_payload(chance: &game::Chance, before: &Game, game: &Game) -> p
         }),
         game::Chance::Straight(straight::Chance::Draw { tile })
         | game::Chance::Streets(streets::Chance::Draw { tile }) => {
-            let seat = before.drawing_seat().map_or(0, |s| s.0);
+            let seat = drawer.map_or(0, |s| s.0);
             Payload::TileDrawn(pb::TileDrawn { seat: u32::from(seat), tile: Some(tile_to_proto(*tile)) })
         }
     }

@@ -413,9 +413,11 @@ impl GameLog {
                 let chance = convert::chance_from_payload(payload, &self.game)
                     .map_err(malformed)?
                     .ok_or(ReplayError::Unexpected { sequence, what: "a chance event of the other game" })?;
-                let before = self.game.clone();
+                // The payload is rebuilt from the seat that drew, read before the draw, and the
+                // game after it: no copy of the whole state (a Streets board is kilobytes).
+                let drawer = self.game.drawing_seat();
                 self.game.apply_chance(chance.clone()).map_err(illegal)?;
-                let rebuilt = convert::chance_to_payload(&chance, &before, &self.game);
+                let rebuilt = convert::chance_payload(&chance, drawer, &self.game);
                 if &rebuilt != payload {
                     return Err(mismatch(sequence, &rebuilt, payload));
                 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use clack_analysis::{Analysis, Tables, analyze_text, for_each_game, report};
+use clack_analysis::{Analysis, Tables, analyze_input, for_each_game_in, report};
 use clack_proto::v1 as pb;
 use clack_proto::v1::replay_service_client::ReplayServiceClient;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -134,9 +134,10 @@ fn analyze_files(files: &[PathBuf], threads: Option<usize>) -> anyhow::Result<An
     let bar = progress(total);
     let mut analysis = Analysis::default();
     for path in files {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        // Streamed in chunks: the file is never in memory whole.
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
         let base = bar.position();
-        let part = analyze_text(&text, threads, &|done| bar.set_position(base + done))
+        let part = analyze_input(file, threads, &|done| bar.set_position(base + done))
             .with_context(|| format!("in {}", path.display()))?;
         analysis.merge(part);
     }
@@ -170,9 +171,9 @@ pub(crate) async fn export(args: &ExportArgs) -> anyhow::Result<()> {
                 bail!("give export files or --server");
             }
             for path in &args.source.files {
-                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
                 let mut failed = None;
-                for_each_game(&text, |game| {
+                for_each_game_in(file, |game| {
                     if failed.is_none() {
                         games += 1;
                         failed = sink.add(game).err();
