@@ -172,11 +172,11 @@ impl<R: Read> Iterator for Chunks<R> {
         }
         let mut text = Vec::with_capacity(CHUNK + CHUNK / 2);
         text.append(&mut self.rest);
-        if !self.done {
-            if let Err(error) = self.fill(&mut text) {
-                self.done = true;
-                return Some(Err(InputError::new(self.line, format!("cannot read: {error}"))));
-            }
+        if !self.done
+            && let Err(error) = self.fill(&mut text)
+        {
+            self.done = true;
+            return Some(Err(InputError::new(self.line, format!("cannot read: {error}"))));
         }
         if let Some(end) = text.iter().rposition(|&b| b == b'\n').filter(|_| !self.done) {
             self.rest = text.split_off(end + 1);

@@ -318,7 +318,9 @@ fn payload<'de, A: MapAccess<'de>>(key: &str, map: &mut A) -> Result<Payload, A:
         "roundEnded" => Payload::RoundEnded(map.next_value::<RoundEnded>()?.into()),
         "seatResigned" => Payload::SeatResigned(pb::SeatResigned { seat: map.next_value::<SeatResigned>()?.seat.0 }),
         "gameEnded" => Payload::GameEnded(map.next_value::<GameEnded>()?.into()),
-        "gameAbandoned" => Payload::GameAbandoned(pb::GameAbandoned { reason: map.next_value::<GameAbandoned>()?.reason }),
+        "gameAbandoned" => {
+            Payload::GameAbandoned(pb::GameAbandoned { reason: map.next_value::<GameAbandoned>()?.reason })
+        }
         "seatTimedOut" => {
             let t = map.next_value::<SeatTimedOut>()?;
             Payload::SeatTimedOut(pb::SeatTimedOut { seat: t.seat.0, policy: t.policy.0 })

@@ -57,7 +57,8 @@ fn corpus() -> Vec<Vec<pb::Event>> {
     let teams = Options::Straight(straight::Options {
         players: 4,
         teams: true,
-        boneyard_reserve: 2,
+        // Four hands of seven take the whole set: nothing is left to hold back.
+        boneyard_reserve: 0,
         spinner: straight::SpinnerRule::FirstDouble,
         spinner_sides_open_immediately: true,
         may_draw_when_able: true,
@@ -66,6 +67,13 @@ fn corpus() -> Vec<Vec<pb::Event>> {
         finish_round_at_target: true,
     });
     games.push(game("s4", teams, Vec::new(), 6, true));
+    let reserve = Options::Straight(straight::Options {
+        players: 3,
+        boneyard_reserve: 2,
+        target: 40,
+        ..straight::Options::default()
+    });
+    games.push(game("s3", reserve, Vec::new(), 7, true));
     games.push(clocked("c1", Allowance::Fischer { initial: 5_000, increment: 100 }, TimeoutPolicy::AutoMove));
     games.push(clocked("c2", Allowance::PerMove { millis: 2_000 }, TimeoutPolicy::Forfeit));
     games.push(resigned());
@@ -120,7 +128,8 @@ fn the_fast_reader_reads_every_line_clack_writes_into_the_same_event() {
 
 /// Damaged copies of a line: every character cut out, and typical edits of its values.
 fn damaged(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = text.char_indices().map(|(i, c)| format!("{}{}", &text[..i], &text[i + c.len_utf8()..])).collect();
+    let mut out: Vec<String> =
+        text.char_indices().map(|(i, c)| format!("{}{}", &text[..i], &text[i + c.len_utf8()..])).collect();
     let edits: &[(&str, &str)] = &[
         (":{", ":null"),
         (":{", ":[]"),
