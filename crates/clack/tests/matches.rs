@@ -103,7 +103,7 @@ async fn a_match_stores_its_games_and_each_replays_and_verifies() {
     server.stop().await;
 
     // After a restart the games are still there, finished, and verify; none came back to life.
-    let server = restart(dir.path()).await;
+    let server = Server::restart(dir.path()).await;
     let mut replay = server.replay().await;
     for game in &report.match_games {
         let verified =
@@ -114,24 +114,6 @@ async fn a_match_stores_its_games_and_each_replays_and_verifies() {
     let active = pb::ListGamesRequest { status: pb::GameStatus::Active as i32, ..Default::default() };
     assert!(games.list_games(active).await.expect("list").into_inner().games.is_empty(), "no game is live");
     server.stop().await;
-}
-
-/// A server on the directory the last one let go of (sled gives up its lock a moment after the
-/// last handle is dropped, so the store is opened when it can be).
-async fn restart(dir: &Path) -> Server {
-    use std::sync::Arc;
-    let mut opened = clack_store::SledStore::open(dir);
-    for _ in 0..250 {
-        if opened.is_ok() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        opened = clack_store::SledStore::open(dir);
-    }
-    let store =
-        clack_store::Durable::new(Arc::new(opened.expect("the store opens")), Durability::Batched).expect("writer");
-    let hub = clack_server::Hub::open(store, None, clack_server::Limits::default()).await.expect("hub");
-    Server::start_with(hub, None, clack_server::ServeConfig::default()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -24,7 +24,7 @@ async fn a_sealed_game_reads_watches_and_exports_as_it_was_played() {
     let view_before = replay.get_state_at(state(middle)).await.expect("state").into_inner();
     server.stop().await;
 
-    let server = restart(dir.path()).await;
+    let server = Server::restart(dir.path()).await;
     let mut replay = server.replay().await;
     let after = replay.get_log(pb::GetLogRequest { game_id: game.clone() }).await.expect("log").into_inner().events;
     assert_eq!(after, before, "the sealed log is the log that was played");
@@ -51,24 +51,6 @@ async fn a_sealed_game_reads_watches_and_exports_as_it_was_played() {
         .await;
     assert_eq!(watched, (middle..=before.len() as u64).collect::<Vec<_>>(), "a watch may start anywhere");
     server.stop().await;
-}
-
-/// A server on a directory another server just let go of: sled gives up the directory's lock a
-/// moment after the last handle is dropped, so the store is opened when it can be.
-async fn restart(dir: &std::path::Path) -> Server {
-    use std::sync::Arc;
-    let mut opened = clack_store::SledStore::open(dir);
-    for _ in 0..250 {
-        if opened.is_ok() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        opened = clack_store::SledStore::open(dir);
-    }
-    let store =
-        clack_store::Durable::new(Arc::new(opened.expect("the store opens")), Durability::Batched).expect("writer");
-    let hub = clack_server::Hub::open(store, None, clack_server::Limits::default()).await.expect("hub");
-    Server::start_with(hub, None, clack_server::ServeConfig::default()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,6 +21,22 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server on a directory another server just let go of: sled gives up the directory's lock
+    /// a moment after the last handle is dropped, so the store is opened when it can be.
+    pub async fn restart(dir: &Path) -> Server {
+        let mut opened = SledStore::open(dir);
+        for _ in 0..250 {
+            if opened.is_ok() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            opened = SledStore::open(dir);
+        }
+        let store = Durable::new(Arc::new(opened.expect("the store opens")), Durability::Batched).expect("writer");
+        let hub = Hub::open(store, None, Limits::default()).await.expect("hub");
+        Server::start_with(hub, None, ServeConfig::default()).await
+    }
+
     /// Starts the server in-process on 127.0.0.1:0 over a sled store in `dir`.
     pub async fn start(dir: &Path, durability: Durability) -> Server {
         let store = Durable::new(Arc::new(SledStore::open(dir).expect("store opens")), durability).expect("writer");
