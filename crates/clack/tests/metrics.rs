@@ -138,8 +138,11 @@ async fn a_scrape_after_play_shows_requests_moves_store_and_streams() {
     let deadline = Instant::now() + Duration::from_secs(10);
     let body = loop {
         let (_, body) = get(metrics, "/metrics").await;
+        // A scrape reads one family after another, so it can see the gauge fall before the
+        // counter of the same finished request appears: wait for both.
         let open = value(&body, "clack_grpc_streams_open", &[GAMES, ("method", "Watch")]);
-        if open == Some(0.0) || Instant::now() > deadline {
+        let cancelled = value(&body, "clack_grpc_requests_total", &[GAMES, ("method", "Watch"), ("code", "CANCELLED")]);
+        if (open == Some(0.0) && cancelled.is_some()) || Instant::now() > deadline {
             break body;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
