@@ -157,7 +157,7 @@ impl<R: Read> Chunks<R> {
                 self.done = true;
                 return Ok(());
             }
-            line_end = line_end || text[start..].contains(&b'\n');
+            line_end = line_end || memchr::memchr(b'\n', &text[start..]).is_some();
         }
         Ok(())
     }
@@ -178,7 +178,7 @@ impl<R: Read> Iterator for Chunks<R> {
             self.done = true;
             return Some(Err(InputError::new(self.line, format!("cannot read: {error}"))));
         }
-        if let Some(end) = text.iter().rposition(|&b| b == b'\n').filter(|_| !self.done) {
+        if let Some(end) = memchr::memrchr(b'\n', &text).filter(|_| !self.done) {
             self.rest = text.split_off(end + 1);
         }
         if text.is_empty() {
@@ -186,9 +186,15 @@ impl<R: Read> Iterator for Chunks<R> {
         }
         let chunk = Chunk { index: self.index, first_line: self.line, text };
         self.index += 1;
-        self.line += chunk.text.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.line += line_ends(&chunk.text);
         Some(Ok(chunk))
     }
+}
+
+/// The number of line ends in `text`. memchr's vector search: counting byte by byte was a
+/// twentieth of `clack analyze`.
+fn line_ends(text: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', text).count() as u64
 }
 
 /// Groups events, line after line, into games.
@@ -210,7 +216,7 @@ impl Games {
     /// Reads the lines of `chunk`, calling `each` with every game that ends inside it.
     fn read(&mut self, chunk: &Chunk, each: &mut dyn FnMut(&[pb::Event])) -> Result<(), InputError> {
         let text = std::str::from_utf8(&chunk.text).map_err(|e| {
-            let line = chunk.first_line + chunk.text[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u64;
+            let line = chunk.first_line + line_ends(&chunk.text[..e.valid_up_to()]);
             InputError::new(line, "not UTF-8 text")
         })?;
         for (i, line) in text.split('\n').enumerate() {
@@ -351,7 +357,7 @@ mod tests {
             assert_eq!((chunk.index, chunk.first_line), (i, line));
             let whole = chunk.text.ends_with(b"\n") || i == chunks.len() - 1;
             assert!(whole, "chunk {i} ends inside a line");
-            line += chunk.text.iter().filter(|&&b| b == b'\n').count() as u64;
+            line += line_ends(&chunk.text);
         }
         let joined: Vec<u8> = chunks.into_iter().flat_map(|c| c.text).collect();
         assert_eq!(joined, text.as_bytes());

@@ -2,515 +2,657 @@
 //!
 //! The generic proto3 JSON reader (`clack_log::json::from_line`, pbjson) accepts every form the
 //! mapping allows: a 64-bit number as a string or a number, an enum by name or by value, the
-//! proto field names beside the JSON ones. To do that it first buffers each number and tries it
-//! as a string, building an error it then throws away; over millions of lines that was a tenth
-//! of `clack analyze`. This reader knows the form Clack writes (JSON names, every field, enums by
-//! name) and reads each value once, in one pass, with no buffering.
+//! proto field names beside the JSON ones, `null` for a default. It reads through serde's
+//! visitors, which scan every key and value twice and buffer each number to try it as a string.
+//! Over millions of lines that was most of `clack analyze`. This reader knows the form Clack
+//! writes (JSON names in declaration order, enums by name) and reads it byte by byte, in one
+//! pass, into the protobuf event itself.
 //!
-//! It accepts a subset of what the generic reader accepts and reads it into the same event:
-//! objects only where a message is expected (never an array), the JSON field names only, each at
-//! most once, no unknown fields, no `null` for a field of a oneof, numbers in either form read as
-//! pbjson reads them (a string by the type's `FromStr`, a JSON integer within range), enums by
-//! name only, keys without escapes. [`read`] falls back to the generic reader for any line this
-//! one refuses, so together they read exactly what the generic reader reads, into the same
-//! events, and refuse what it refuses with its error. The tests check this on real exports and
-//! on damaged copies of their lines.
-
-use std::fmt;
-use std::marker::PhantomData;
-use std::str::FromStr;
+//! It accepts a subset of what the generic reader accepts, and reads that subset into the same
+//! events: objects only where a message is expected, the JSON field names only, each at most
+//! once, no unknown fields, at most one field of a oneof, no `null`, integers in either form but
+//! only as plain digits (`-` first for a signed field, no leading zero, within the field's
+//! range), enums by name, keys and enum names without escapes (string values have theirs
+//! decoded), at most [`DEPTH`] events nested in forks.
+//! Anything else it refuses without saying why, and [`read`] hands the line to the generic
+//! reader, whose error is the one a user sees. So together they read exactly what the generic
+//! reader reads. The tests check this on real exports and on damaged copies of their lines.
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::event::Payload;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 
 /// Reads one line of the export: by the fast reader, or, for a line it refuses, by the generic
 /// proto3 JSON reader, whose error is the one returned when both refuse.
 pub fn read(line: &str) -> Result<pb::Event, serde_json::Error> {
-    fast(line).or_else(|_| clack_log::json::from_line(line))
+    fast(line).map_or_else(|| clack_log::json::from_line(line), Ok)
 }
 
-/// Reads one line by the fast reader alone; an error here only means "not in Clack's own form".
-pub fn fast(line: &str) -> Result<pb::Event, serde_json::Error> {
-    serde_json::from_str::<Event>(line).map(|e| e.0)
+/// Reads one line by the fast reader alone; `None` only means "not in Clack's own form".
+pub fn fast(line: &str) -> Option<pb::Event> {
+    let mut reader = Reader { text: line, at: 0, depth: 0 };
+    let event = event(&mut reader)?;
+    reader.space();
+    (reader.at == line.len()).then_some(event)
 }
 
-/// A number read as pbjson reads one: a JSON integer in range, or a string by `FromStr`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Num<T>(T);
+/// How many events may nest (a fork's events, holding a fork's events, ...) before the fast
+/// reader leaves the line to the generic one, which has its own limit.
+const DEPTH: u32 = 64;
 
-impl<'de, T> Deserialize<'de> for Num<T>
-where
-    T: FromStr + TryFrom<u64> + TryFrom<i64>,
-    <T as FromStr>::Err: fmt::Display,
-{
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Num<T>, D::Error> {
-        struct Number<T>(PhantomData<T>);
-        impl<T> Visitor<'_> for Number<T>
-        where
-            T: FromStr + TryFrom<u64> + TryFrom<i64>,
-            <T as FromStr>::Err: fmt::Display,
-        {
-            type Value = Num<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an integer or a string holding one")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num<T>, E> {
-                T::try_from(v).map(Num).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num<T>, E> {
-                T::try_from(v).map(Num).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Num<T>, E> {
-                v.parse().map(Num).map_err(E::custom)
-            }
-        }
-        deserializer.deserialize_any(Number(PhantomData))
-    }
+/// A position in one line. Every method returns `None` when the text is not in the form it
+/// reads, and may then have moved anywhere: a refused line is never read further.
+struct Reader<'a> {
+    text: &'a str,
+    at: usize,
+    depth: u32,
 }
 
-/// A field of a oneof: present means set, and `null` is refused (pbjson reads a `null` as unset
-/// but then refuses a second field of the oneof after it only in some orders; those lines go to
-/// the generic reader).
-#[derive(Debug)]
-struct One<T>(Option<T>);
-
-impl<T> Default for One<T> {
-    fn default() -> One<T> {
-        One(None)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for One<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<One<T>, D::Error> {
-        T::deserialize(deserializer).map(|v| One(Some(v)))
-    }
-}
-
-/// An enum field by its proto name only (`GAME_KIND_STREETS`), as a newtype over its value.
-macro_rules! named {
-    ($name:ident, $proto:ty) => {
-        #[derive(Clone, Copy, Debug, Default)]
-        struct $name(i32);
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
-                struct Name;
-                impl Visitor<'_> for Name {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str(concat!("a name of ", stringify!($proto)))
+/// Reads an object whose keys are the given JSON names, each at most once, running the
+/// expression beside a key on its value (read through the reader named first, which the
+/// expressions use). Each key is matched against the names, quotes included, in the order given,
+/// which is the order Clack writes them: a key is usually found by its first comparison, and
+/// never scanned on its own. A key that matches no name (an unknown field, a proto name, a key
+/// written with escapes) refuses the line.
+macro_rules! fields {
+    ($r:ident, $($json:literal => $read:expr),+ $(,)?) => {{
+        let mut seen = 0u32;
+        $r.object(|$r| {
+            let mut bit = 1u32;
+            $(
+                if $r.key(concat!("\"", $json, "\"")) {
+                    if seen & bit != 0 {
+                        return None;
                     }
-                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
-                        <$proto>::from_str_name(v).map(|e| $name(e as i32)).ok_or_else(|| E::custom("unknown name"))
-                    }
+                    seen |= bit;
+                    $read;
+                    return Some(());
                 }
-                deserializer.deserialize_str(Name)
-            }
-        }
-    };
+                bit <<= 1;
+            )+
+            let _ = bit;
+            None
+        })
+    }};
 }
 
-named!(GameKind, pb::GameKind);
-named!(SpinnerRule, pb::SpinnerRule);
-named!(BlockedScoring, pb::BlockedScoring);
-named!(DominoSet, pb::DominoSet);
-named!(TimeoutPolicy, pb::TimeoutPolicy);
-named!(Arm, pb::Arm);
-named!(StraightKind, pb::straight_action::Kind);
-named!(StreetsKind, pb::streets_action::Kind);
-named!(RoundEnd, pb::RoundEnd);
+impl<'a> Reader<'a> {
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
 
-/// A message read from a JSON object only (serde's derive would also take an array), each of
-/// its JSON field names at most once, no other key; a missing field keeps its default.
-macro_rules! message {
-    ($name:ident { $($field:ident: $ty:ty = $json:literal),* $(,)? } $(oneof($($one:ident),+))?) => {
-        #[derive(Debug, Default)]
-        struct $name {
-            $($field: $ty),*
+    /// Skips JSON whitespace.
+    fn space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes().get(self.at) {
+            self.at += 1;
         }
+    }
 
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
-                struct Fields;
-                impl<'de> Visitor<'de> for Fields {
-                    type Value = $name;
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str(concat!("an object, ", stringify!($name)))
-                    }
-                    #[allow(unused_mut)] // an empty message has no field to set
-                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<$name, A::Error> {
-                        #[derive(Default)]
-                        struct Seen {
-                            $($field: bool),*
-                        }
-                        let mut value = $name::default();
-                        let mut seen = Seen::default();
-                        while let Some(key) = map.next_key::<&'de str>()? {
-                            match key {
-                                $($json => {
-                                    if std::mem::replace(&mut seen.$field, true) {
-                                        return Err(de::Error::duplicate_field($json));
-                                    }
-                                    value.$field = map.next_value()?;
-                                })*
-                                other => return Err(de::Error::unknown_field(other, &[])),
-                            }
-                        }
-                        let _ = &mut seen;
-                        $(
-                            if [$(value.$one.0.is_some()),+].iter().filter(|&&set| set).count() > 1 {
-                                return Err(de::Error::custom("two fields of one oneof"));
-                            }
-                        )?
-                        Ok(value)
-                    }
+    /// The next byte after whitespace, not consumed.
+    fn peek(&mut self) -> Option<u8> {
+        self.space();
+        self.bytes().get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// Consumes `word` if the text goes on with it.
+    fn word(&mut self, word: &str) -> Option<()> {
+        self.space();
+        self.bytes()[self.at..].starts_with(word.as_bytes()).then(|| self.at += word.len())
+    }
+
+    /// A string without escapes or control characters, as the slice between its quotes.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.at;
+        let length = self.bytes()[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        self.at = start + length;
+        self.eat(b'"')?;
+        // The quotes are ASCII, so the slice between them is whole characters.
+        self.text.get(start..start + length)
+    }
+
+    /// A string value with its escapes decoded (Clack escapes what a user wrote: a name, a
+    /// fault's detail). A lone surrogate or an unknown escape is left to the generic reader.
+    fn owned(&mut self) -> Option<String> {
+        self.eat(b'"')?;
+        let mut out = String::new();
+        loop {
+            let start = self.at;
+            let length = self.bytes()[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+            out.push_str(self.text.get(start..start + length)?);
+            self.at = start + length + 1;
+            match self.bytes()[start + length] {
+                b'"' => return Some(out),
+                b'\\' => out.push(self.escape()?),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The character an escape stands for, the reader just past its backslash.
+    fn escape(&mut self) -> Option<char> {
+        let letter = *self.bytes().get(self.at)?;
+        self.at += 1;
+        Some(match letter {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = self.hex4()?;
+                if !(0xD800..0xDC00).contains(&unit) {
+                    // A lone low surrogate is not a character: `from_u32` refuses it.
+                    return char::from_u32(unit);
                 }
-                deserializer.deserialize_map(Fields)
-            }
-        }
-    };
-}
-
-message!(Tile { low: Num<u32> = "low", high: Num<u32> = "high" });
-message!(Hand { seat: Num<u32> = "seat", tiles: Vec<Tile> = "tiles", count: Num<u32> = "count" });
-message!(OpenSeat {});
-message!(BotSeat { bot_id: String = "botId", version: String = "version" });
-message!(SeatSpec { open: One<OpenSeat> = "open", bot: One<BotSeat> = "bot" } oneof(open, bot));
-message!(StraightOptions {
-    players: Option<Num<u32>> = "players",
-    teams: Option<bool> = "teams",
-    boneyard_reserve: Option<Num<u32>> = "boneyardReserve",
-    spinner: SpinnerRule = "spinner",
-    spinner_sides_open_immediately: Option<bool> = "spinnerSidesOpenImmediately",
-    may_draw_when_able: Option<bool> = "mayDrawWhenAble",
-    blocked_scoring: BlockedScoring = "blockedScoring",
-    target: Option<Num<u32>> = "target",
-    finish_round_at_target: Option<bool> = "finishRoundAtTarget",
-});
-message!(StreetsOptions {
-    set: DominoSet = "set",
-    players: Option<Num<u32>> = "players",
-    may_pass_when_able: Option<bool> = "mayPassWhenAble",
-});
-message!(FischerClock { initial_millis: Num<u64> = "initialMillis", increment_millis: Num<u64> = "incrementMillis" });
-message!(TimeControl {
-    per_move_millis: One<Num<u64>> = "perMoveMillis",
-    fischer: One<FischerClock> = "fischer",
-    on_timeout: TimeoutPolicy = "onTimeout",
-} oneof(per_move_millis, fischer));
-message!(GameOptions {
-    straight: One<StraightOptions> = "straight",
-    streets: One<StreetsOptions> = "streets",
-    time_control: Option<TimeControl> = "timeControl",
-} oneof(straight, streets));
-message!(Fork { game_id: String = "gameId", sequence: Num<u64> = "sequence", events: Vec<Event> = "events" });
-message!(GameCreated {
-    kind: GameKind = "kind",
-    options: Option<GameOptions> = "options",
-    seats: Vec<SeatSpec> = "seats",
-    seed: Option<Num<u64>> = "seed",
-    rules_version: String = "rulesVersion",
-    fork: Option<Fork> = "fork",
-});
-message!(SeatJoined { seat: Num<u32> = "seat", name: String = "name" });
-message!(LeadDrawn { tiles: Vec<Tile> = "tiles", leader: Num<u32> = "leader" });
-message!(Dealt { round: Num<u32> = "round", hands: Vec<Hand> = "hands", first: Option<Num<u32>> = "first" });
-message!(TileDrawn { seat: Num<u32> = "seat", tile: Option<Tile> = "tile" });
-message!(Avenue { column: Num<i32> = "column", row: Num<i32> = "row" });
-message!(Street { gap: Num<i32> = "gap", half_row: Num<i32> = "halfRow" });
-message!(Spot { avenue: One<Avenue> = "avenue", street: One<Street> = "street" } oneof(avenue, street));
-message!(StraightAction {
-    kind: StraightKind = "kind",
-    tile: Option<Tile> = "tile",
-    arm: Arm = "arm",
-    matched: Option<Num<u32>> = "matched",
-});
-message!(StreetsAction {
-    kind: StreetsKind = "kind",
-    tile: Option<Tile> = "tile",
-    spot: Option<Spot> = "spot",
-    first: Option<Num<u32>> = "first",
-});
-message!(Action { straight: One<StraightAction> = "straight", streets: One<StreetsAction> = "streets" } oneof(straight, streets));
-message!(ActionApplied { seat: Num<u32> = "seat", action: Option<Action> = "action", points: Num<u32> = "points" });
-message!(BotFaulted {
-    seat: Num<u32> = "seat",
-    bot_id: String = "botId",
-    version: String = "version",
-    reason: String = "reason",
-    detail: String = "detail",
-});
-message!(RoundEnded {
-    round: Num<u32> = "round",
-    end: RoundEnd = "end",
-    winner: Option<Num<u32>> = "winner",
-    points: Num<u32> = "points",
-    hands: Vec<Hand> = "hands",
-    scores: Vec<Num<i64>> = "scores",
-});
-message!(SeatResigned { seat: Num<u32> = "seat" });
-message!(SeatTimedOut { seat: Num<u32> = "seat", policy: TimeoutPolicy = "policy" });
-message!(GameEnded {
-    winners: Vec<Num<u32>> = "winners",
-    scores: Vec<Num<i64>> = "scores",
-    penalties: Vec<Num<i64>> = "penalties",
-    hands: Vec<Hand> = "hands",
-    reason: String = "reason",
-});
-message!(GameAbandoned { reason: String = "reason" });
-
-/// The envelope, read by hand so that its payload goes straight into the event's oneof.
-#[derive(Debug, Default)]
-struct Event(pb::Event);
-
-impl<'de> Deserialize<'de> for Event {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Event, D::Error> {
-        struct Envelope;
-        impl<'de> Visitor<'de> for Envelope {
-            type Value = Event;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object, Event")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Event, A::Error> {
-                const ENVELOPE: [&str; 3] = ["gameId", "sequence", "unixMillis"];
-                let mut event = pb::Event::default();
-                let mut seen = [false; 3];
-                while let Some(key) = map.next_key::<&'de str>()? {
-                    let field = match key {
-                        "gameId" => 0,
-                        "sequence" => 1,
-                        "unixMillis" => 2,
-                        _ => {
-                            if event.payload.is_some() {
-                                return Err(de::Error::duplicate_field("payload"));
-                            }
-                            event.payload = Some(payload(key, &mut map)?);
-                            continue;
-                        }
-                    };
-                    if std::mem::replace(&mut seen[field], true) {
-                        return Err(de::Error::duplicate_field(ENVELOPE[field]));
-                    }
-                    match field {
-                        0 => event.game_id = map.next_value()?,
-                        1 => event.sequence = map.next_value::<Num<u64>>()?.0,
-                        _ => event.unix_millis = map.next_value::<Num<i64>>()?.0,
-                    }
+                // A high surrogate must be followed by an escaped low one.
+                if !self.bytes()[self.at..].starts_with(b"\\u") {
+                    return None;
                 }
-                Ok(Event(event))
+                self.at += 2;
+                let low = self.hex4()?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?
+            }
+            _ => return None,
+        })
+    }
+
+    /// Four hexadecimal digits.
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.bytes().get(self.at..self.at + 4)?;
+        let value = digits.iter().try_fold(0u32, |n, &d| Some(n << 4 | char::from(d).to_digit(16)?))?;
+        self.at += 4;
+        Some(value)
+    }
+
+    /// Whether the next key is `quoted` (a name in its quotes); if so, reads it and its colon.
+    fn key(&mut self, quoted: &str) -> bool {
+        let matched = self.bytes()[self.at..].starts_with(quoted.as_bytes());
+        matched && {
+            self.at += quoted.len();
+            self.eat(b':').is_some()
+        }
+    }
+
+    /// Calls `field` at each key of an object (after any whitespace before it); `field` reads
+    /// the key, its colon and its value.
+    fn object(&mut self, mut field: impl FnMut(&mut Reader<'a>) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        loop {
+            self.space();
+            field(self)?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
             }
         }
-        deserializer.deserialize_map(Envelope)
     }
-}
 
-/// The value of a payload field named `key`, which may not be `null`.
-fn payload<'de, A: MapAccess<'de>>(key: &str, map: &mut A) -> Result<Payload, A::Error> {
-    Ok(match key {
-        "gameCreated" => Payload::GameCreated(map.next_value::<GameCreated>()?.into()),
-        "seatJoined" => Payload::SeatJoined(map.next_value::<SeatJoined>()?.into()),
-        "leadDrawn" => Payload::LeadDrawn(map.next_value::<LeadDrawn>()?.into()),
-        "dealt" => Payload::Dealt(map.next_value::<Dealt>()?.into()),
-        "tileDrawn" => Payload::TileDrawn(map.next_value::<TileDrawn>()?.into()),
-        "actionApplied" => Payload::ActionApplied(map.next_value::<ActionApplied>()?.into()),
-        "botFaulted" => Payload::BotFaulted(map.next_value::<BotFaulted>()?.into()),
-        "roundEnded" => Payload::RoundEnded(map.next_value::<RoundEnded>()?.into()),
-        "seatResigned" => Payload::SeatResigned(pb::SeatResigned { seat: map.next_value::<SeatResigned>()?.seat.0 }),
-        "gameEnded" => Payload::GameEnded(map.next_value::<GameEnded>()?.into()),
-        "gameAbandoned" => {
-            Payload::GameAbandoned(pb::GameAbandoned { reason: map.next_value::<GameAbandoned>()?.reason })
+    /// An array, each element read by `element`.
+    fn array<T>(&mut self, mut element: impl FnMut(&mut Reader<'a>) -> Option<T>) -> Option<Vec<T>> {
+        self.eat(b'[')?;
+        let mut items = Vec::new();
+        if self.eat(b']').is_some() {
+            return Some(items);
         }
-        "seatTimedOut" => {
-            let t = map.next_value::<SeatTimedOut>()?;
-            Payload::SeatTimedOut(pb::SeatTimedOut { seat: t.seat.0, policy: t.policy.0 })
-        }
-        other => return Err(de::Error::unknown_field(other, &[])),
-    })
-}
-
-// From here on, the read messages become the protobuf ones, field by field.
-
-fn tiles(tiles: Vec<Tile>) -> Vec<pb::Tile> {
-    tiles.into_iter().map(pb::Tile::from).collect()
-}
-
-fn hands(hands: Vec<Hand>) -> Vec<pb::Hand> {
-    hands.into_iter().map(|h| pb::Hand { seat: h.seat.0, tiles: tiles(h.tiles), count: h.count.0 }).collect()
-}
-
-fn numbers<T>(values: Vec<Num<T>>) -> Vec<T> {
-    values.into_iter().map(|n| n.0).collect()
-}
-
-impl From<Tile> for pb::Tile {
-    fn from(t: Tile) -> pb::Tile {
-        pb::Tile { low: t.low.0, high: t.high.0 }
-    }
-}
-
-impl From<GameCreated> for pb::GameCreated {
-    fn from(c: GameCreated) -> pb::GameCreated {
-        pb::GameCreated {
-            kind: c.kind.0,
-            options: c.options.map(pb::GameOptions::from),
-            seats: c.seats.into_iter().map(pb::SeatSpec::from).collect(),
-            seed: c.seed.map(|s| s.0),
-            rules_version: c.rules_version,
-            fork: c.fork.map(|f| pb::Fork {
-                game_id: f.game_id,
-                sequence: f.sequence.0,
-                events: f.events.into_iter().map(|e| e.0).collect(),
-            }),
+        loop {
+            items.push(element(self)?);
+            match self.peek()? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(items);
+                }
+                _ => return None,
+            }
         }
     }
-}
 
-impl From<SeatSpec> for pb::SeatSpec {
-    fn from(s: SeatSpec) -> pb::SeatSpec {
-        use pb::seat_spec::Occupant;
-        // Two fields of a oneof were refused while reading (`message!`).
-        let occupant = match (s.open.0, s.bot.0) {
-            (Some(_), _) => Some(Occupant::Open(pb::OpenSeat {})),
-            (None, Some(b)) => Some(Occupant::Bot(pb::BotSeat { bot_id: b.bot_id, version: b.version })),
-            (None, None) => None,
+    /// Plain decimal digits, no leading zero (but "0" itself), as a u64.
+    fn digits(&mut self) -> Option<u64> {
+        let bytes = &self.bytes()[self.at..];
+        let mut n = 0u64;
+        let mut count = 0;
+        while let Some(&digit) = bytes.get(count).filter(|d| d.is_ascii_digit()) {
+            n = n.checked_mul(10)?.checked_add(u64::from(digit - b'0'))?;
+            count += 1;
+        }
+        if count == 0 || (count > 1 && bytes[0] == b'0') {
+            return None;
+        }
+        self.at += count;
+        Some(n)
+    }
+
+    /// An unsigned integer, bare or in a string, within `T`'s range.
+    fn uint<T: TryFrom<u64>>(&mut self) -> Option<T> {
+        let quoted = self.peek()? == b'"';
+        self.at += usize::from(quoted);
+        let n = self.digits()?;
+        if quoted {
+            // No whitespace inside the quotes: the generic reader's `FromStr` refuses it.
+            (self.bytes().get(self.at) == Some(&b'"')).then(|| self.at += 1)?;
+        }
+        T::try_from(n).ok()
+    }
+
+    /// A signed integer, bare or in a string, within `T`'s range ("-0" is left to the generic
+    /// reader).
+    fn int<T: TryFrom<i64>>(&mut self) -> Option<T> {
+        let quoted = self.peek()? == b'"';
+        self.at += usize::from(quoted);
+        let negative = self.bytes().get(self.at) == Some(&b'-');
+        self.at += usize::from(negative);
+        let magnitude = self.digits()?;
+        if quoted {
+            (self.bytes().get(self.at) == Some(&b'"')).then(|| self.at += 1)?;
+        }
+        let n = match negative {
+            false => i64::try_from(magnitude).ok()?,
+            true if magnitude == 0 => return None,
+            true => 0i64.checked_sub_unsigned(magnitude)?,
         };
-        pb::SeatSpec { occupant }
+        T::try_from(n).ok()
     }
-}
 
-impl From<GameOptions> for pb::GameOptions {
-    fn from(o: GameOptions) -> pb::GameOptions {
-        use pb::game_options::Rules;
-        let rules = match (o.straight.0, o.streets.0) {
-            (Some(s), _) => Some(Rules::Straight(pb::StraightOptions {
-                players: s.players.map(|n| n.0),
-                teams: s.teams,
-                boneyard_reserve: s.boneyard_reserve.map(|n| n.0),
-                spinner: s.spinner.0,
-                spinner_sides_open_immediately: s.spinner_sides_open_immediately,
-                may_draw_when_able: s.may_draw_when_able,
-                blocked_scoring: s.blocked_scoring.0,
-                target: s.target.map(|n| n.0),
-                finish_round_at_target: s.finish_round_at_target,
-            })),
-            (None, Some(s)) => Some(Rules::Streets(pb::StreetsOptions {
-                set: s.set.0,
-                players: s.players.map(|n| n.0),
-                may_pass_when_able: s.may_pass_when_able,
-            })),
-            (None, None) => None,
-        };
-        pb::GameOptions { rules, time_control: o.time_control.map(pb::TimeControl::from) }
-    }
-}
-
-impl From<TimeControl> for pb::TimeControl {
-    fn from(t: TimeControl) -> pb::TimeControl {
-        use pb::time_control::Clock;
-        let clock = match (t.per_move_millis.0, t.fischer.0) {
-            (Some(n), _) => Some(Clock::PerMoveMillis(n.0)),
-            (None, Some(f)) => Some(Clock::Fischer(pb::FischerClock {
-                initial_millis: f.initial_millis.0,
-                increment_millis: f.increment_millis.0,
-            })),
-            (None, None) => None,
-        };
-        pb::TimeControl { clock, on_timeout: t.on_timeout.0 }
-    }
-}
-
-impl From<SeatJoined> for pb::SeatJoined {
-    fn from(j: SeatJoined) -> pb::SeatJoined {
-        pb::SeatJoined { seat: j.seat.0, name: j.name }
-    }
-}
-
-impl From<LeadDrawn> for pb::LeadDrawn {
-    fn from(d: LeadDrawn) -> pb::LeadDrawn {
-        pb::LeadDrawn { tiles: tiles(d.tiles), leader: d.leader.0 }
-    }
-}
-
-impl From<Dealt> for pb::Dealt {
-    fn from(d: Dealt) -> pb::Dealt {
-        pb::Dealt { round: d.round.0, hands: hands(d.hands), first: d.first.map(|n| n.0) }
-    }
-}
-
-impl From<TileDrawn> for pb::TileDrawn {
-    fn from(d: TileDrawn) -> pb::TileDrawn {
-        pb::TileDrawn { seat: d.seat.0, tile: d.tile.map(pb::Tile::from) }
-    }
-}
-
-impl From<Spot> for pb::Spot {
-    fn from(s: Spot) -> pb::Spot {
-        use pb::spot::At;
-        let at = match (s.avenue.0, s.street.0) {
-            (Some(a), _) => Some(At::Avenue(pb::Avenue { column: a.column.0, row: a.row.0 })),
-            (None, Some(s)) => Some(At::Street(pb::Street { gap: s.gap.0, half_row: s.half_row.0 })),
-            (None, None) => None,
-        };
-        pb::Spot { at }
-    }
-}
-
-impl From<Action> for pb::Action {
-    fn from(a: Action) -> pb::Action {
-        use pb::action::Game;
-        let game = match (a.straight.0, a.streets.0) {
-            (Some(s), _) => Some(Game::Straight(pb::StraightAction {
-                kind: s.kind.0,
-                tile: s.tile.map(pb::Tile::from),
-                arm: s.arm.0,
-                matched: s.matched.map(|n| n.0),
-            })),
-            (None, Some(s)) => Some(Game::Streets(pb::StreetsAction {
-                kind: s.kind.0,
-                tile: s.tile.map(pb::Tile::from),
-                spot: s.spot.map(pb::Spot::from),
-                first: s.first.map(|n| n.0),
-            })),
-            (None, None) => None,
-        };
-        pb::Action { game }
-    }
-}
-
-impl From<ActionApplied> for pb::ActionApplied {
-    fn from(a: ActionApplied) -> pb::ActionApplied {
-        pb::ActionApplied { seat: a.seat.0, action: a.action.map(pb::Action::from), points: a.points.0 }
-    }
-}
-
-impl From<BotFaulted> for pb::BotFaulted {
-    fn from(f: BotFaulted) -> pb::BotFaulted {
-        pb::BotFaulted { seat: f.seat.0, bot_id: f.bot_id, version: f.version, reason: f.reason, detail: f.detail }
-    }
-}
-
-impl From<RoundEnded> for pb::RoundEnded {
-    fn from(r: RoundEnded) -> pb::RoundEnded {
-        pb::RoundEnded {
-            round: r.round.0,
-            end: r.end.0,
-            winner: r.winner.map(|n| n.0),
-            points: r.points.0,
-            hands: hands(r.hands),
-            scores: numbers(r.scores),
+    fn boolean(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' => self.word("true").map(|()| true),
+            _ => self.word("false").map(|()| false),
         }
     }
+
+    /// An enum by its proto name, as its number.
+    fn name<E: Into<i32>>(&mut self, from_name: fn(&str) -> Option<E>) -> Option<i32> {
+        from_name(self.string()?).map(Into::into)
+    }
+
+    /// An empty message, `{}`.
+    fn empty(&mut self) -> Option<()> {
+        self.object(|_| None)
+    }
 }
 
-impl From<GameEnded> for pb::GameEnded {
-    fn from(e: GameEnded) -> pb::GameEnded {
-        pb::GameEnded {
-            winners: numbers(e.winners),
-            scores: numbers(e.scores),
-            penalties: numbers(e.penalties),
-            hands: hands(e.hands),
-            reason: e.reason,
+fn event(r: &mut Reader<'_>) -> Option<pb::Event> {
+    r.depth += 1;
+    if r.depth > DEPTH {
+        return None;
+    }
+    let mut e = pb::Event::default();
+    fields!(r,
+        "gameId" => e.game_id = r.owned()?,
+        "sequence" => e.sequence = r.uint()?,
+        "unixMillis" => e.unix_millis = r.int()?,
+        "actionApplied" => one(&mut e.payload, Payload::ActionApplied(action_applied(r)?))?,
+        "tileDrawn" => one(&mut e.payload, Payload::TileDrawn(tile_drawn(r)?))?,
+        "dealt" => one(&mut e.payload, Payload::Dealt(dealt(r)?))?,
+        "roundEnded" => one(&mut e.payload, Payload::RoundEnded(round_ended(r)?))?,
+        "gameCreated" => one(&mut e.payload, Payload::GameCreated(game_created(r)?))?,
+        "seatJoined" => one(&mut e.payload, Payload::SeatJoined(seat_joined(r)?))?,
+        "leadDrawn" => one(&mut e.payload, Payload::LeadDrawn(lead_drawn(r)?))?,
+        "gameEnded" => one(&mut e.payload, Payload::GameEnded(game_ended(r)?))?,
+        "botFaulted" => one(&mut e.payload, Payload::BotFaulted(bot_faulted(r)?))?,
+        "seatResigned" => one(&mut e.payload, Payload::SeatResigned(seat_resigned(r)?))?,
+        "seatTimedOut" => one(&mut e.payload, Payload::SeatTimedOut(seat_timed_out(r)?))?,
+        "gameAbandoned" => one(&mut e.payload, Payload::GameAbandoned(game_abandoned(r)?))?,
+    )?;
+    r.depth -= 1;
+    Some(e)
+}
+
+fn tile(r: &mut Reader<'_>) -> Option<pb::Tile> {
+    let mut t = pb::Tile::default();
+    fields!(r, "low" => t.low = r.uint()?, "high" => t.high = r.uint()?)?;
+    Some(t)
+}
+
+fn tiles(r: &mut Reader<'_>) -> Option<Vec<pb::Tile>> {
+    r.array(tile)
+}
+
+fn hand(r: &mut Reader<'_>) -> Option<pb::Hand> {
+    let mut h = pb::Hand::default();
+    fields!(r,
+        "seat" => h.seat = r.uint()?,
+        "tiles" => h.tiles = tiles(r)?,
+        "count" => h.count = r.uint()?,
+    )?;
+    Some(h)
+}
+
+fn hands(r: &mut Reader<'_>) -> Option<Vec<pb::Hand>> {
+    r.array(hand)
+}
+
+fn uints(r: &mut Reader<'_>) -> Option<Vec<u32>> {
+    r.array(Reader::uint)
+}
+
+fn ints(r: &mut Reader<'_>) -> Option<Vec<i64>> {
+    r.array(Reader::int)
+}
+
+fn game_created(r: &mut Reader<'_>) -> Option<pb::GameCreated> {
+    let mut c = pb::GameCreated::default();
+    fields!(r,
+        "kind" => c.kind = r.name(pb::GameKind::from_str_name)?,
+        "options" => c.options = Some(game_options(r)?),
+        "seats" => c.seats = r.array(seat_spec)?,
+        "seed" => c.seed = Some(r.uint()?),
+        "rulesVersion" => c.rules_version = r.owned()?,
+        "fork" => c.fork = Some(fork(r)?),
+    )?;
+    Some(c)
+}
+
+fn seat_spec(r: &mut Reader<'_>) -> Option<pb::SeatSpec> {
+    use pb::seat_spec::Occupant;
+    let mut s = pb::SeatSpec::default();
+    fields!(r,
+        "open" => one(&mut s.occupant, Occupant::Open(r.empty().map(|()| pb::OpenSeat {})?))?,
+        "bot" => one(&mut s.occupant, Occupant::Bot(bot_seat(r)?))?,
+    )?;
+    Some(s)
+}
+
+fn bot_seat(r: &mut Reader<'_>) -> Option<pb::BotSeat> {
+    let mut b = pb::BotSeat::default();
+    fields!(r,
+        "botId" => b.bot_id = r.owned()?,
+        "version" => b.version = r.owned()?,
+    )?;
+    Some(b)
+}
+
+fn game_options(r: &mut Reader<'_>) -> Option<pb::GameOptions> {
+    use pb::game_options::Rules;
+    let mut o = pb::GameOptions::default();
+    fields!(r,
+        "straight" => one(&mut o.rules, Rules::Straight(straight_options(r)?))?,
+        "streets" => one(&mut o.rules, Rules::Streets(streets_options(r)?))?,
+        "timeControl" => o.time_control = Some(time_control(r)?),
+    )?;
+    Some(o)
+}
+
+fn straight_options(r: &mut Reader<'_>) -> Option<pb::StraightOptions> {
+    let mut o = pb::StraightOptions::default();
+    fields!(r,
+        "players" => o.players = Some(r.uint()?),
+        "teams" => o.teams = Some(r.boolean()?),
+        "boneyardReserve" => o.boneyard_reserve = Some(r.uint()?),
+        "spinner" => o.spinner = r.name(pb::SpinnerRule::from_str_name)?,
+        "spinnerSidesOpenImmediately" => o.spinner_sides_open_immediately = Some(r.boolean()?),
+        "mayDrawWhenAble" => o.may_draw_when_able = Some(r.boolean()?),
+        "blockedScoring" => o.blocked_scoring = r.name(pb::BlockedScoring::from_str_name)?,
+        "target" => o.target = Some(r.uint()?),
+        "finishRoundAtTarget" => o.finish_round_at_target = Some(r.boolean()?),
+    )?;
+    Some(o)
+}
+
+fn streets_options(r: &mut Reader<'_>) -> Option<pb::StreetsOptions> {
+    let mut o = pb::StreetsOptions::default();
+    fields!(r,
+        "set" => o.set = r.name(pb::DominoSet::from_str_name)?,
+        "players" => o.players = Some(r.uint()?),
+        "mayPassWhenAble" => o.may_pass_when_able = Some(r.boolean()?),
+    )?;
+    Some(o)
+}
+
+fn time_control(r: &mut Reader<'_>) -> Option<pb::TimeControl> {
+    use pb::time_control::Clock;
+    let mut t = pb::TimeControl::default();
+    fields!(r,
+        "perMoveMillis" => one(&mut t.clock, Clock::PerMoveMillis(r.uint()?))?,
+        "fischer" => one(&mut t.clock, Clock::Fischer(fischer(r)?))?,
+        "onTimeout" => t.on_timeout = r.name(pb::TimeoutPolicy::from_str_name)?,
+    )?;
+    Some(t)
+}
+
+fn fischer(r: &mut Reader<'_>) -> Option<pb::FischerClock> {
+    let mut f = pb::FischerClock::default();
+    fields!(r,
+        "initialMillis" => f.initial_millis = r.uint()?,
+        "incrementMillis" => f.increment_millis = r.uint()?,
+    )?;
+    Some(f)
+}
+
+fn fork(r: &mut Reader<'_>) -> Option<pb::Fork> {
+    let mut f = pb::Fork::default();
+    fields!(r,
+        "gameId" => f.game_id = r.owned()?,
+        "sequence" => f.sequence = r.uint()?,
+        "events" => f.events = r.array(event)?,
+    )?;
+    Some(f)
+}
+
+fn seat_joined(r: &mut Reader<'_>) -> Option<pb::SeatJoined> {
+    let mut j = pb::SeatJoined::default();
+    fields!(r, "seat" => j.seat = r.uint()?, "name" => j.name = r.owned()?)?;
+    Some(j)
+}
+
+fn lead_drawn(r: &mut Reader<'_>) -> Option<pb::LeadDrawn> {
+    let mut d = pb::LeadDrawn::default();
+    fields!(r, "tiles" => d.tiles = tiles(r)?, "leader" => d.leader = r.uint()?)?;
+    Some(d)
+}
+
+fn dealt(r: &mut Reader<'_>) -> Option<pb::Dealt> {
+    let mut d = pb::Dealt::default();
+    fields!(r,
+        "round" => d.round = r.uint()?,
+        "hands" => d.hands = hands(r)?,
+        "first" => d.first = Some(r.uint()?),
+    )?;
+    Some(d)
+}
+
+fn tile_drawn(r: &mut Reader<'_>) -> Option<pb::TileDrawn> {
+    let mut d = pb::TileDrawn::default();
+    fields!(r, "seat" => d.seat = r.uint()?, "tile" => d.tile = Some(tile(r)?))?;
+    Some(d)
+}
+
+fn action_applied(r: &mut Reader<'_>) -> Option<pb::ActionApplied> {
+    let mut a = pb::ActionApplied::default();
+    fields!(r,
+        "seat" => a.seat = r.uint()?,
+        "action" => a.action = Some(action(r)?),
+        "points" => a.points = r.uint()?,
+    )?;
+    Some(a)
+}
+
+fn action(r: &mut Reader<'_>) -> Option<pb::Action> {
+    use pb::action::Game;
+    let mut a = pb::Action::default();
+    fields!(r,
+        "streets" => one(&mut a.game, Game::Streets(streets_action(r)?))?,
+        "straight" => one(&mut a.game, Game::Straight(straight_action(r)?))?,
+    )?;
+    Some(a)
+}
+
+fn straight_action(r: &mut Reader<'_>) -> Option<pb::StraightAction> {
+    let mut a = pb::StraightAction::default();
+    fields!(r,
+        "kind" => a.kind = r.name(pb::straight_action::Kind::from_str_name)?,
+        "tile" => a.tile = Some(tile(r)?),
+        "arm" => a.arm = r.name(pb::Arm::from_str_name)?,
+        "matched" => a.matched = Some(r.uint()?),
+    )?;
+    Some(a)
+}
+
+fn streets_action(r: &mut Reader<'_>) -> Option<pb::StreetsAction> {
+    let mut a = pb::StreetsAction::default();
+    fields!(r,
+        "kind" => a.kind = r.name(pb::streets_action::Kind::from_str_name)?,
+        "tile" => a.tile = Some(tile(r)?),
+        "spot" => a.spot = Some(spot(r)?),
+        "first" => a.first = Some(r.uint()?),
+    )?;
+    Some(a)
+}
+
+fn spot(r: &mut Reader<'_>) -> Option<pb::Spot> {
+    use pb::spot::At;
+    let mut s = pb::Spot::default();
+    fields!(r,
+        "avenue" => one(&mut s.at, At::Avenue(avenue(r)?))?,
+        "street" => one(&mut s.at, At::Street(street(r)?))?,
+    )?;
+    Some(s)
+}
+
+fn avenue(r: &mut Reader<'_>) -> Option<pb::Avenue> {
+    let mut a = pb::Avenue::default();
+    fields!(r, "column" => a.column = r.int()?, "row" => a.row = r.int()?)?;
+    Some(a)
+}
+
+fn street(r: &mut Reader<'_>) -> Option<pb::Street> {
+    let mut s = pb::Street::default();
+    fields!(r, "gap" => s.gap = r.int()?, "halfRow" => s.half_row = r.int()?)?;
+    Some(s)
+}
+
+fn bot_faulted(r: &mut Reader<'_>) -> Option<pb::BotFaulted> {
+    let mut f = pb::BotFaulted::default();
+    fields!(r,
+        "seat" => f.seat = r.uint()?,
+        "botId" => f.bot_id = r.owned()?,
+        "version" => f.version = r.owned()?,
+        "reason" => f.reason = r.owned()?,
+        "detail" => f.detail = r.owned()?,
+    )?;
+    Some(f)
+}
+
+fn round_ended(r: &mut Reader<'_>) -> Option<pb::RoundEnded> {
+    let mut e = pb::RoundEnded::default();
+    fields!(r,
+        "round" => e.round = r.uint()?,
+        "end" => e.end = r.name(pb::RoundEnd::from_str_name)?,
+        "winner" => e.winner = Some(r.uint()?),
+        "points" => e.points = r.uint()?,
+        "hands" => e.hands = hands(r)?,
+        "scores" => e.scores = ints(r)?,
+    )?;
+    Some(e)
+}
+
+fn seat_resigned(r: &mut Reader<'_>) -> Option<pb::SeatResigned> {
+    let mut s = pb::SeatResigned::default();
+    fields!(r, "seat" => s.seat = r.uint()?)?;
+    Some(s)
+}
+
+fn seat_timed_out(r: &mut Reader<'_>) -> Option<pb::SeatTimedOut> {
+    let mut t = pb::SeatTimedOut::default();
+    fields!(r,
+        "seat" => t.seat = r.uint()?,
+        "policy" => t.policy = r.name(pb::TimeoutPolicy::from_str_name)?,
+    )?;
+    Some(t)
+}
+
+fn game_ended(r: &mut Reader<'_>) -> Option<pb::GameEnded> {
+    let mut e = pb::GameEnded::default();
+    fields!(r,
+        "winners" => e.winners = uints(r)?,
+        "scores" => e.scores = ints(r)?,
+        "penalties" => e.penalties = ints(r)?,
+        "hands" => e.hands = hands(r)?,
+        "reason" => e.reason = r.owned()?,
+    )?;
+    Some(e)
+}
+
+fn game_abandoned(r: &mut Reader<'_>) -> Option<pb::GameAbandoned> {
+    let mut a = pb::GameAbandoned::default();
+    fields!(r, "reason" => a.reason = r.owned()?)?;
+    Some(a)
+}
+
+/// Sets a oneof, which must not be set yet (a second field of one oneof is left to the generic
+/// reader).
+fn one<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    slot.is_none().then(|| *slot = Some(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reader(text: &str) -> Reader<'_> {
+        Reader { text, at: 0, depth: 0 }
+    }
+
+    #[test]
+    fn integers_are_plain_digits_in_range_bare_or_quoted() {
+        assert_eq!(reader("7").uint::<u32>(), Some(7));
+        assert_eq!(reader("\"18446744073709551615\"").uint::<u64>(), Some(u64::MAX));
+        assert_eq!(reader("18446744073709551616").uint::<u64>(), None);
+        assert_eq!(reader("4294967296").uint::<u32>(), None);
+        assert_eq!(reader("-9223372036854775808").int::<i64>(), Some(i64::MIN));
+        assert_eq!(reader("\"-12\"").int::<i32>(), Some(-12));
+        for refused in ["07", "-0", "\"+1\"", "\" 1\"", "\"1 \"", "\"\"", "-", "x", "\"1"] {
+            assert_eq!(reader(refused).int::<i64>(), None, "{refused}");
         }
+        assert_eq!(reader("-1").uint::<u32>(), None);
+    }
+
+    #[test]
+    fn keys_and_names_with_escapes_are_left_to_the_generic_reader() {
+        assert_eq!(reader("\"plain é\"").string(), Some("plain é"));
+        assert_eq!(reader("\"a\\\"b\"").string(), None);
+        assert_eq!(reader("\"a\tb\"").string(), None);
+        assert_eq!(reader("\"open").string(), None);
+    }
+
+    #[test]
+    fn string_values_have_their_escapes_decoded() {
+        let decoded = |text: &str| reader(text).owned();
+        assert_eq!(decoded(r#""Zoë \"the\" \\ \/ \b\f\n\r\t""#).as_deref(), Some("Zoë \"the\" \\ / \u{8}\u{c}\n\r\t"));
+        assert_eq!(decoded(r#""\u00e9\u0041\ud83d\ude00""#).as_deref(), Some("éA😀"));
+        for refused in [r#""\ud800""#, r#""\ud800\u0041""#, r#""\udc00""#, r#""\x41""#, r#""\u00g0""#, r#""\u+0e9""#, "\"a\tb\"", "\"open"] {
+            assert_eq!(decoded(refused), None, "{refused}");
+        }
+    }
+
+    #[test]
+    fn events_nest_in_forks_only_so_deep() {
+        let nested = |depth: usize| {
+            let mut line = String::from("{}");
+            for _ in 1..depth {
+                line = format!("{{\"gameCreated\":{{\"fork\":{{\"events\":[{line}]}}}}}}");
+            }
+            line
+        };
+        assert!(fast(&nested(DEPTH as usize)).is_some());
+        assert!(fast(&nested(DEPTH as usize + 1)).is_none());
     }
 }

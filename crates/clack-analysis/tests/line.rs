@@ -120,7 +120,7 @@ fn the_corpus_holds_every_kind_of_event() {
 #[test]
 fn the_fast_reader_reads_every_line_clack_writes_into_the_same_event() {
     for (text, event) in lines().iter().zip(corpus().iter().flatten()) {
-        let fast = line::fast(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let fast = line::fast(text).unwrap_or_else(|| panic!("the fast reader refuses {text}"));
         assert_eq!(&fast, event, "{text}");
         assert_eq!(json::from_line(text).expect("pbjson reads it"), fast);
     }
@@ -177,6 +177,15 @@ fn damaged(text: &str) -> Vec<String> {
         ("\"name\":\"", "\"name\":\"\\u00e9"),
         ("\"reason\":\"", "\"reason\":\"\\t"),
         ("\"botId\"", "\"bot\\u0049d\""),
+        ("\"name\":\"", "\"name\":\"\\ud83d\\ude00\\/\\b\\u00E9"),
+        ("\"name\":\"", "\"name\":\"\\udc00"),
+        ("\"name\":\"", "\"name\":\"\\ud83d\\u0041"),
+        ("\"name\":\"", "\"name\":\"\\u00"),
+        ("\"name\":\"", "\"name\":\"\\q"),
+        ("\"reason\":\"", "\"reason\":\"\\u0000\\\"\\\\"),
+        ("\"detail\":\"", "\"detail\":\"\\r\\n\\f\\t"),
+        ("\"gameId\":\"", "\"gameId\":\"\\u0063"),
+        ("\"KIND_PLACE\"", "\"KIND_\\u0050LACE\""),
     ];
     for (from, to) in edits {
         if text.contains(from) {
@@ -199,7 +208,7 @@ fn on_damaged_lines_the_readers_together_accept_exactly_what_pbjson_accepts() {
         for copy in copies {
             let generic = json::from_line(&copy);
             let fast = line::fast(&copy);
-            if let Ok(fast) = &fast {
+            if let Some(fast) = &fast {
                 assert_eq!(generic.as_ref().ok(), Some(fast), "the fast reader reads {copy} differently");
             }
             let read = line::read(&copy);
