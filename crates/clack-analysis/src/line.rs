@@ -638,7 +638,16 @@ mod tests {
         let decoded = |text: &str| reader(text).owned();
         assert_eq!(decoded(r#""Zoë \"the\" \\ \/ \b\f\n\r\t""#).as_deref(), Some("Zoë \"the\" \\ / \u{8}\u{c}\n\r\t"));
         assert_eq!(decoded(r#""\u00e9\u0041\ud83d\ude00""#).as_deref(), Some("éA😀"));
-        for refused in [r#""\ud800""#, r#""\ud800\u0041""#, r#""\udc00""#, r#""\x41""#, r#""\u00g0""#, r#""\u+0e9""#, "\"a\tb\"", "\"open"] {
+        for refused in [
+            r#""\ud800""#,
+            r#""\ud800\u0041""#,
+            r#""\udc00""#,
+            r#""\x41""#,
+            r#""\u00g0""#,
+            r#""\u+0e9""#,
+            "\"a\tb\"",
+            "\"open",
+        ] {
             assert_eq!(decoded(refused), None, "{refused}");
         }
     }
