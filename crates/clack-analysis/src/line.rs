@@ -106,12 +106,26 @@ impl<'a> Reader<'a> {
     /// A string without escapes or control characters, as the slice between its quotes.
     fn string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
+        let text = self.plain()?;
+        // The very next byte, not the next after whitespace: a tab or a line end inside a
+        // string is a control character, which JSON refuses.
+        (self.next()? == b'"').then_some(text)
+    }
+
+    /// The run of plain characters from here up to the next quote, backslash or control
+    /// character, which is left unread. The stoppers are ASCII, so the run is whole characters.
+    fn plain(&mut self) -> Option<&'a str> {
         let start = self.at;
         let length = self.bytes()[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         self.at = start + length;
-        self.eat(b'"')?;
-        // The quotes are ASCII, so the slice between them is whole characters.
-        self.text.get(start..start + length)
+        self.text.get(start..self.at)
+    }
+
+    /// The next byte, read as it is (no whitespace skipped).
+    fn next(&mut self) -> Option<u8> {
+        let byte = *self.bytes().get(self.at)?;
+        self.at += 1;
+        Some(byte)
     }
 
     /// A string value with its escapes decoded (Clack escapes what a user wrote: a name, a
@@ -120,11 +134,8 @@ impl<'a> Reader<'a> {
         self.eat(b'"')?;
         let mut out = String::new();
         loop {
-            let start = self.at;
-            let length = self.bytes()[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-            out.push_str(self.text.get(start..start + length)?);
-            self.at = start + length + 1;
-            match self.bytes()[start + length] {
+            out.push_str(self.plain()?);
+            match self.next()? {
                 b'"' => return Some(out),
                 b'\\' => out.push(self.escape()?),
                 _ => return None,
@@ -134,9 +145,7 @@ impl<'a> Reader<'a> {
 
     /// The character an escape stands for, the reader just past its backslash.
     fn escape(&mut self) -> Option<char> {
-        let letter = *self.bytes().get(self.at)?;
-        self.at += 1;
-        Some(match letter {
+        Some(match self.next()? {
             b'"' => '"',
             b'\\' => '\\',
             b'/' => '/',
@@ -242,32 +251,34 @@ impl<'a> Reader<'a> {
 
     /// An unsigned integer, bare or in a string, within `T`'s range.
     fn uint<T: TryFrom<u64>>(&mut self) -> Option<T> {
+        T::try_from(self.maybe_quoted(Reader::digits)?).ok()
+    }
+
+    /// A value read by `read`, bare or between quotes (a 64-bit number is written in a
+    /// string). No whitespace inside the quotes: the generic reader's `FromStr` refuses it.
+    fn maybe_quoted<T>(&mut self, read: impl FnOnce(&mut Reader<'a>) -> Option<T>) -> Option<T> {
         let quoted = self.peek()? == b'"';
         self.at += usize::from(quoted);
-        let n = self.digits()?;
-        if quoted {
-            // No whitespace inside the quotes: the generic reader's `FromStr` refuses it.
-            (self.bytes().get(self.at) == Some(&b'"')).then(|| self.at += 1)?;
+        let value = read(self)?;
+        if quoted && self.next()? != b'"' {
+            return None;
         }
-        T::try_from(n).ok()
+        Some(value)
     }
 
     /// A signed integer, bare or in a string, within `T`'s range ("-0" is left to the generic
     /// reader).
     fn int<T: TryFrom<i64>>(&mut self) -> Option<T> {
-        let quoted = self.peek()? == b'"';
-        self.at += usize::from(quoted);
-        let negative = self.bytes().get(self.at) == Some(&b'-');
-        self.at += usize::from(negative);
-        let magnitude = self.digits()?;
-        if quoted {
-            (self.bytes().get(self.at) == Some(&b'"')).then(|| self.at += 1)?;
-        }
-        let n = match negative {
-            false => i64::try_from(magnitude).ok()?,
-            true if magnitude == 0 => return None,
-            true => 0i64.checked_sub_unsigned(magnitude)?,
-        };
+        let n = self.maybe_quoted(|r| {
+            let negative = r.bytes().get(r.at) == Some(&b'-');
+            r.at += usize::from(negative);
+            let magnitude = r.digits()?;
+            match negative {
+                false => i64::try_from(magnitude).ok(),
+                true if magnitude == 0 => None,
+                true => 0i64.checked_sub_unsigned(magnitude),
+            }
+        })?;
         T::try_from(n).ok()
     }
 
@@ -630,6 +641,7 @@ mod tests {
         assert_eq!(reader("\"plain é\"").string(), Some("plain é"));
         assert_eq!(reader("\"a\\\"b\"").string(), None);
         assert_eq!(reader("\"a\tb\"").string(), None);
+        assert_eq!(reader("\"a\t\"").string(), None);
         assert_eq!(reader("\"open").string(), None);
     }
 

@@ -461,10 +461,11 @@ impl Board {
 
     /// Relabels the region the new piece was placed in and returns the points it scored.
     fn rescore_region(&mut self, cells: &[(i32, i32); 4], old_region: u16) -> u32 {
-        if !self.may_enclose(footprint(cells)) {
+        let placed = footprint(cells);
+        if !self.may_enclose(placed) {
             // Nothing split (see `may_enclose`): a block the piece lay in is one block still,
             // with its label, unless the piece filled it; the outside stays the outside.
-            if old_region != 0 && self.ring_is_taken(footprint(cells)) {
+            if old_region != 0 && self.ring_is_taken(placed) {
                 self.blocks -= 1;
             }
             return 0;
