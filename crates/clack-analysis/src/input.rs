@@ -262,29 +262,51 @@ impl Games {
                 continue;
             }
             let number = chunk.first_line + i as u64;
-            let event = line::read(line).map_err(|e| InputError::new(number, e.to_string()))?;
-            self.push(number, event, each)?;
+            // Each event is read where it lies, at the end of the open game, and moved only
+            // when it belongs elsewhere (a new game's start, or the head of a chunk).
+            self.game.push(pb::Event::default());
+            let read = self.game.last_mut().map(|slot| line::read_into(line, slot));
+            if let Some(Err(error)) = read {
+                self.game.pop();
+                return Err(InputError::new(number, error.to_string()));
+            }
+            self.place(number, each)?;
         }
         Ok(())
     }
 
-    fn push(&mut self, number: u64, event: pb::Event, each: &mut dyn FnMut(&[pb::Event])) -> Result<(), InputError> {
+    /// Puts the event just read, the open game's last, where it belongs: it starts a game
+    /// (and `each` gets the one before), goes on with the open game, or, before any game
+    /// start, joins the head.
+    fn place(&mut self, number: u64, each: &mut dyn FnMut(&[pb::Event])) -> Result<(), InputError> {
+        let Some((event, before)) = self.game.split_last() else { return Ok(()) };
         if event.sequence == 1 {
             if self.started {
-                each(&self.game);
-                self.game.clear();
+                each(before);
+                self.game.drain(..before.len());
             }
             self.started = true;
-        } else if !self.started {
-            if !self.headed {
-                return Err(InputError::new(number, "a game must start with its event of sequence 1 (gameCreated)"));
-            }
-            if self.head.is_empty() {
-                self.head_line = number;
-            }
-            return follow(&mut self.head, number, event);
+            return Ok(());
         }
-        follow(&mut self.game, number, event)
+        match before.first() {
+            Some(first) if first.game_id != event.game_id => {
+                let error = interleaved(number, event, first);
+                self.game.pop();
+                Err(error)
+            }
+            Some(_) => Ok(()),
+            None if !self.headed => {
+                self.game.pop();
+                Err(InputError::new(number, "a game must start with its event of sequence 1 (gameCreated)"))
+            }
+            None => {
+                if self.head.is_empty() {
+                    self.head_line = number;
+                }
+                let event = self.game.pop().unwrap_or_default();
+                follow(&mut self.head, number, event)
+            }
+        }
     }
 
     fn finish(&mut self, each: &mut dyn FnMut(&[pb::Event])) {
