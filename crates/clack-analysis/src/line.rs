@@ -273,7 +273,11 @@ impl<'a> Reader<'a> {
         let mut count = 0;
         while let Some(digit) = bytes.get(count).map(|d| d.wrapping_sub(b'0')).filter(|d| *d < 10) {
             // Nineteen digits always fit in a u64; only the twentieth can overflow.
-            n = if count < 19 { n * 10 + u64::from(digit) } else { n.checked_mul(10)?.checked_add(u64::from(digit))? };
+            n = if count < 19 {
+                n * 10 + u64::from(digit)
+            } else {
+                n.checked_mul(10)?.checked_add(u64::from(digit))?
+            };
             count += 1;
         }
         if count == 0 || (count > 1 && bytes[0] == b'0') {
