@@ -288,6 +288,8 @@ impl Games {
             self.started = true;
             return Ok(());
         }
+        // Nothing before the event means no game has started yet: a started game always holds
+        // its first event, and events before any start are moved to the head as they come.
         match before.first() {
             Some(first) if first.game_id != event.game_id => {
                 let error = interleaved(number, event, first);
