@@ -2,8 +2,8 @@
 //! sequence 1 (`gameCreated`).
 //!
 //! The input is streamed, never held whole: it is read in chunks of whole lines (about
-//! [`CHUNK`] bytes each), and worker threads each take a chunk, read its lines ([`line::read`])
-//! and replay the games that start and end inside it. A chunk hands back what it could not
+//! [`CHUNK`] bytes each), and worker threads each take a chunk, read its lines
+//! ([`line::read_into`]) and replay the games that start and end inside it. A chunk hands back what it could not
 //! finish on its own: the events before its first game start (the end of a game from an earlier
 //! chunk) and its last game (which may go on in the next one). The calling thread stitches
 //! these together in chunk order and replays the games that straddle a cut, so every game is
@@ -265,8 +265,8 @@ impl Games {
             // Each event is read where it lies, at the end of the open game, and moved only
             // when it belongs elsewhere (a new game's start, or the head of a chunk).
             self.game.push(pb::Event::default());
-            let read = self.game.last_mut().map(|slot| line::read_into(line, slot));
-            if let Some(Err(error)) = read {
+            let last = self.game.len() - 1;
+            if let Err(error) = line::read_into(line, &mut self.game[last]) {
                 self.game.pop();
                 return Err(InputError::new(number, error.to_string()));
             }

@@ -161,8 +161,7 @@ impl<'a> Reader<'a> {
         self.eat(b'"')?;
         let first = self.plain()?;
         // Most strings have no escapes: one run, copied once.
-        if self.bytes().get(self.at) == Some(&b'"') {
-            self.at += 1;
+        if self.literal(b"\"").is_some() {
             return Some(first.to_owned());
         }
         let mut out = String::from(first);
