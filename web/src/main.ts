@@ -2,6 +2,7 @@
 // AbortSignal that fires when the reader leaves it, so its streams and timers stop.
 import "./style.css";
 import { botsPage } from "./pages/bots";
+import { guidePage } from "./pages/guide";
 import { lobbyPage } from "./pages/lobby";
 import { replayPage } from "./pages/replay";
 import { rulesPage } from "./pages/rules";
@@ -20,6 +21,7 @@ function route(): void {
   let nav = "lobby";
   if (parts[0] === "table" && parts[1]) tablePage(app, parts[1], current.signal);
   else if (parts[0] === "replay" && parts[1]) replayPage(app, parts[1], current.signal);
+  else if (parts[0] === "bots" && parts[1] === "guide") (nav = "guide"), void guidePage(app);
   else if (parts[0] === "bots") (nav = "bots"), botsPage(app, current.signal);
   else if (parts[0] === "rules") (nav = "rules"), void rulesPage(app, parts[1] ?? "straight");
   else lobbyPage(app, current.signal);

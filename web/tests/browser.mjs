@@ -217,6 +217,11 @@ await step("lobby: create a Streets and Avenues game against a bot and play it t
   const moves = await playToEnd(page, "table-streets.png");
   const blocks = await page.locator("svg.board.streets").getAttribute("data-blocks");
   assert.equal(await page.locator("svg.board.streets .block").count(), Number(blocks), "every block is shaded");
+  // Over, the table draws no hand below: the seats panel shows my tiles instead of pointing there.
+  const mine = page.locator("[data-hand-seat='0']");
+  assert.doesNotMatch(await mine.textContent(), /below|\b1 tiles\b/, "the finished table announces nothing below");
+  const left = Number(await mine.locator("[data-hand-size='0']").textContent());
+  assert.equal(await mine.locator(".own-hand [data-tile]").count(), left, "my tiles left are shown in my seat");
   await page.screenshot({ path: `${shots}/table-streets-finished.png`, fullPage: true });
   console.log(`     ${moves} moves clicked in game ${id}, ${blocks} blocks`);
   await page.close();
@@ -273,6 +278,33 @@ await step("replay: open the finished game, step and scrub through it, every han
   await page.close();
 });
 
+await step("replay: one arrow key press on the focused scrubber moves one event", async () => {
+  const page = await open(`/replay/${straightId}?at=3`);
+  await page.locator("body[data-replay-at='3']").waitFor();
+  const scrubber = page.locator("[data-testid=scrubber]");
+  await scrubber.click(); // jumps to where it was clicked, and takes the focus
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "scrubber");
+  await page.waitForFunction(() => document.body.dataset.replayAt === (document.querySelector("[data-testid=scrubber]")).value);
+  const at = () => page.evaluate(() => Number(document.body.dataset.replayAt));
+  for (const [key, by] of [["ArrowRight", 1], ["ArrowRight", 1], ["ArrowLeft", -1]]) {
+    const before = await at();
+    await page.keyboard.press(key);
+    await page.waitForFunction((b) => Number(document.body.dataset.replayAt) !== b, before);
+    await page.waitForTimeout(300); // a second step, if any, lands by then
+    assert.equal(await at(), before + by, `one ${key} moves one event`);
+    assert.equal(Number(await scrubber.inputValue()), before + by, "the scrubber shows the event");
+    assert.match(page.url(), new RegExp(`at=${before + by}$`));
+  }
+  // With the focus elsewhere on the page, the arrow keys step too, one event a press.
+  await page.locator("h1").click();
+  const before = await at();
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((b) => Number(document.body.dataset.replayAt) !== b, before);
+  await page.waitForTimeout(300);
+  assert.equal(await at(), before - 1, "ArrowLeft away from the scrubber moves one event");
+  await page.close();
+});
+
 await step("lobby: lists the games, with filters", async () => {
   const page = await open("/");
   await page.locator("body[data-lobby=loaded]").waitFor();
@@ -294,6 +326,83 @@ await step("rules: both games' rules, with their diagrams", async () => {
   await page.screenshot({ path: `${shots}/rules.png` });
   await page.click("a.tab[href='/rules/streets']");
   await page.locator("article.rules h1", { hasText: "Streets and Avenues" }).waitFor();
+  await page.close();
+});
+
+await step("rules: the link to the bot view lands on that section of the app's bot guide", async () => {
+  for (const game of ["straight", "streets"]) {
+    const page = await open(`/rules/${game}`);
+    await page.locator("article.rules h1").waitFor();
+    const link = page.locator("article.rules a[href='/bots/guide#the-view']");
+    assert.equal(await link.count(), 1, `the ${game} rules link to the bot guide's view`);
+    await link.click();
+    await page.waitForURL((url) => url.pathname === "/bots/guide" && url.hash === "#the-view");
+    const heading = page.locator("article.guide h2#the-view");
+    await heading.waitFor();
+    assert.equal(await heading.textContent(), "The view");
+    await page.waitForFunction(() => {
+      const r = document.getElementById("the-view")?.getBoundingClientRect();
+      return !!r && r.top >= 0 && r.top < window.innerHeight / 2;
+    }, null, { timeout: 5000 });
+    assert.equal(await page.locator("nav a.active").getAttribute("data-nav"), "guide");
+    assert.equal(await page.title(), "Writing a bot · Clack");
+    if (game === "streets") await page.screenshot({ path: `${shots}/bot-guide.png` });
+    await page.close();
+  }
+  // Opened directly, with the section in the address.
+  const direct = await open("/bots/guide#limits");
+  await direct.locator("article.guide h2#limits").waitFor();
+  await direct.waitForFunction(() => (document.getElementById("limits")?.getBoundingClientRect().top ?? -1) >= 0 && document.getElementById("limits").getBoundingClientRect().top < window.innerHeight / 2);
+  await direct.close();
+});
+
+await step("bots: the upload form links to the bot guide and refuses a bad name itself, with no console error", async () => {
+  const page = await context.newPage();
+  const logged = [];
+  page.on("console", (m) => m.type() === "error" && logged.push(m.text()));
+  page.on("pageerror", (e) => errors.push(`/bots: ${e.message}`));
+  await page.goto(base + "/bots");
+  await page.locator("body[data-bots]").waitFor();
+  const form = page.locator("form", { has: page.locator("input[name=name]") });
+  await form.locator("input[name=name]").fill("bad name!");
+  await form.locator("textarea[name=source]").fill("fn choose(view) { 0 }");
+  let uploads = 0;
+  page.on("request", (r) => r.url().includes("UploadBot") && uploads++);
+  await form.locator("button[type=submit]").click();
+  assert.equal(await form.locator("input[name=name]").evaluate((e) => e.validity.patternMismatch), true, "the name breaks the pattern");
+  assert.equal(await form.locator("input[name=name]:invalid").count(), 1);
+  await page.waitForTimeout(300);
+  assert.equal(uploads, 0, "the form itself refused the name: nothing was sent");
+  assert.equal(await form.locator(".message").textContent(), "", "no server error shown");
+  await form.locator("input[name=name]").fill("good-name_1");
+  assert.equal(await form.locator("input[name=name]").evaluate((e) => e.validity.valid), true);
+  assert.deepEqual(logged, [], "no console error (an invalid pattern logs one)");
+  await form.locator("[data-testid=guide-link]").click();
+  await page.waitForURL((url) => url.pathname === "/bots/guide" && url.hash === "#the-view");
+  await page.locator("article.guide h2#the-view").waitFor();
+  await page.close();
+});
+
+await step("bots: Play one game to watch opens a paced game that is still being played", async () => {
+  const page = await open("/bots");
+  await page.locator("body[data-bots]").waitFor();
+  await page.selectOption("select[name=entrant0]", "straight-greedy");
+  await page.selectOption("select[name=entrant1]", "straight-random");
+  await page.locator("button", { hasText: "Play one game to watch" }).click();
+  await page.waitForURL(/\/table\//);
+  await page.locator("[data-status]").waitFor();
+  const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop());
+  // The game's own options carry the pace: the table reads it from the game's creation event.
+  await page.locator("[data-pace]").waitFor({ timeout: 5000 });
+  const pace = Number(await page.locator("[data-pace]").getAttribute("data-pace"));
+  assert.ok(pace >= 500 && pace <= 2000, `a pace a person can follow: ${pace} ms`);
+  assert.equal(await status(page), "playing", "the table opens on a game still being played");
+  // And it plays on, live, at about that pace.
+  const first = await sequence(page);
+  await page.waitForFunction((b) => Number(document.querySelector("[data-sequence]")?.textContent) > b, first, { timeout: 10000 });
+  assert.equal(await status(page), "playing", "still being played a move later");
+  await page.screenshot({ path: `${shots}/watch-bots.png`, fullPage: true });
+  console.log(`     paced game ${id} at ${pace} ms`);
   await page.close();
 });
 

@@ -5,7 +5,7 @@ import { actionText } from "../src/describe";
 import { drawStraight } from "../src/draw/straight";
 import { drawStreets, findBlocks } from "../src/draw/streets";
 import { domino } from "../src/draw/tile";
-import { StraightBoardSchema, StreetsBoardSchema, ViewSchema } from "../src/gen/clack/v1/game_service_pb";
+import { GameStatus, StraightBoardSchema, StreetsBoardSchema, ViewSchema } from "../src/gen/clack/v1/game_service_pb";
 import { ActionSchema, Arm, SpotSchema, StraightAction_Kind, type Spot } from "../src/gen/clack/v1/types_pb";
 import { seatsPanel } from "../src/pages/board";
 
@@ -121,6 +121,32 @@ describe("hidden information", () => {
     expect(panel.querySelectorAll("[data-tile]").length).toBe(0);
     expect(panel.querySelectorAll("[data-hand-seat='0'] .tile-back").length).toBe(7);
     expect(panel.querySelectorAll("[data-hand-seat='1'] .tile-back").length).toBe(5);
+  });
+});
+
+describe("the seat's own hand in the seats panel", () => {
+  const seats = [{ seat: 0, taken: true, name: "ada" }, { seat: 1, taken: true, name: "bob" }];
+
+  it("points below to the hand while the game is played, in the singular for one tile", () => {
+    const one = create(ViewSchema, { status: GameStatus.ACTIVE, hand: [tile(2, 5)], handSizes: [1, 4], seats });
+    expect(seatsPanel(one, 0, false).querySelector("[data-hand-seat='0']")?.textContent).toContain("1 tile (below)");
+    const two = create(ViewSchema, { status: GameStatus.ACTIVE, hand: [tile(2, 5), tile(0, 1)], handSizes: [2, 4], seats });
+    expect(seatsPanel(two, 0, false).querySelector("[data-hand-seat='0']")?.textContent).toContain("2 tiles (below)");
+  });
+
+  it("shows a finished game's own tiles in the panel, since nothing is drawn below then", () => {
+    const view = create(ViewSchema, { status: GameStatus.FINISHED, hand: [tile(2, 5)], handSizes: [1, 3], seats });
+    const panel = seatsPanel(view, 0, false);
+    const mine = panel.querySelector("[data-hand-seat='0']")!;
+    expect(mine.textContent).not.toContain("below");
+    expect([...mine.querySelectorAll("[data-tile]")].map((t) => t.getAttribute("data-tile"))).toEqual(["2-5"]);
+    expect(panel.querySelectorAll("[data-hand-seat='1'] [data-tile]").length).toBe(0);
+    expect(panel.querySelectorAll("[data-hand-seat='1'] .tile-back").length).toBe(3);
+  });
+
+  it("announces nothing below while the game waits for players", () => {
+    const view = create(ViewSchema, { status: GameStatus.WAITING, handSizes: [0, 0], seats });
+    expect(seatsPanel(view, 0, false).querySelector("[data-hand-seat='0']")?.textContent).not.toContain("below");
   });
 });
 

@@ -1,6 +1,6 @@
 // Pieces shared by the table and the replay: the board of either game, the seats with their
 // scores and hand sizes, and hands (face up only where the viewer may see them).
-import type { View } from "../gen/clack/v1/game_service_pb";
+import { GameStatus, type View } from "../gen/clack/v1/game_service_pb";
 import type { Tile } from "../gen/clack/v1/types_pb";
 import { h, s } from "../dom";
 import { drawStraight } from "../draw/straight";
@@ -71,6 +71,23 @@ function clock(view: View, seat: number): HTMLElement | null {
   return h("span", { class: deadline !== undefined ? "clock running" : "clock", "data-deadline": deadline, "data-clock": seat, title: deadline !== undefined ? "time left for this move" : "time left" }, clockText(left));
 }
 
+const tilesText = (n: number): string => (n === 1 ? "1 tile" : `${n} tiles`);
+
+/**
+ * The viewer's own hand in the seats panel. While the game is played the table draws it below,
+ * to play from, and the panel only points there; before and after, nothing is drawn below, so
+ * the panel shows the tiles themselves (the viewer's own, face up).
+ */
+function ownHand(view: View, handSize: number): HTMLElement {
+  if (view.status === GameStatus.ACTIVE) return h("span", { class: "muted" }, `${tilesText(handSize)} (below)`);
+  if (view.hand.length) {
+    const row = handRow(view.hand, 24);
+    row.classList.add("own-hand");
+    return row;
+  }
+  return h("span", { class: "muted" }, handSize ? tilesText(handSize) : "no tiles");
+}
+
 /** The seats: name, score, hand size, whose turn it is; `hands` (replay) shows every hand. */
 export function seatsPanel(view: View, me: number | undefined, showHands: boolean): HTMLElement {
   const rows = view.seats.map((_, i) => {
@@ -81,7 +98,7 @@ export function seatsPanel(view: View, me: number | undefined, showHands: boolea
     const cls = ["seat", turn ? "to-move" : "", i === me ? "me" : "", won ? "winner" : ""].join(" ").trim();
     let hand: HTMLElement;
     if (showHands && everyHand && everyHand.tiles.length) hand = handRow(everyHand.tiles, 24);
-    else if (i === me) hand = h("span", { class: "muted" }, `${handSize} tiles (below)`);
+    else if (i === me) hand = ownHand(view, handSize);
     else hand = backsRow(handSize);
     return h(
       "div",

@@ -1,7 +1,7 @@
 // The bot library: every bot with its versions, ratings and statistics; the project's example
 // bots to add in one click; an upload form; a match between bots (RunMatch), whose games are
 // stored and listed with a link to each one's replay, and a game between bots to watch live
-// (CreateGame with every seat a bot).
+// (CreateGame with every seat a bot, paced so that a person can follow it).
 import { bots, keepOwnerToken, ownerHeaders, why } from "../api";
 import { kindName } from "../describe";
 import { fill, h, ready } from "../dom";
@@ -74,7 +74,9 @@ export function botsPage(root: HTMLElement, signal: AbortSignal): void {
     h(
       "p",
       { class: "muted" },
-      "Bots are Rhai scripts that take seats as players. Ratings move with every match game. ",
+      "Bots are Rhai scripts that take seats as players (",
+      h("a", { href: "/bots/guide" }, "how to write one"),
+      "). Ratings move with every match game. ",
       h("button", { onclick: () => void addExamples(), "data-testid": "add-examples" }, `Add the ${exampleBots().length} example bots`),
     ),
     note,
@@ -108,6 +110,9 @@ function botTable(list: BotSummary[]): HTMLElement {
     h("tbody", {}, ...rows),
   );
 }
+
+/** The least time between two bot moves in a game made to be watched (`GameOptions.bot_pace_millis`). */
+const WATCH_PACE_MILLIS = 800;
 
 function matchForm(library: BotSummary[], signal: AbortSignal, played: () => Promise<void>): HTMLElement {
   const kind = h("select", {}, h("option", { value: "1" }, "Straight Dominoes"), h("option", { value: "2" }, "Streets and Avenues"));
@@ -153,7 +158,10 @@ function matchForm(library: BotSummary[], signal: AbortSignal, played: () => Pro
     if (picks().some((p) => !p)) return void (out.textContent = "Every seat needs a bot of this game.");
     try {
       const seatsSpec = picks().map((botId) => ({ occupant: { case: "bot" as const, value: { botId, version: library.find((b) => b.botId === botId)?.versions.filter((v) => !v.retired).at(-1)?.version ?? "" } } }));
-      const created = await games.createGame({ options: options(), seats: seatsSpec }, { signal });
+      // Bots left to full speed finish a game before its table has even opened. Paced at
+      // WATCH_PACE_MILLIS, each move stays on screen long enough to see where the tile went
+      // and what it scored, and a game still ends in a few minutes.
+      const created = await games.createGame({ options: { ...options(), botPaceMillis: WATCH_PACE_MILLIS }, seats: seatsSpec }, { signal });
       go(`/table/${encodeURIComponent(created.gameId)}`);
     } catch (e) {
       fill(out, h("p", { class: "error" }, why(e)));
@@ -215,7 +223,9 @@ function matchReport(reply: RunMatchResponse): HTMLElement {
 }
 
 function uploadForm(reload: () => Promise<void>, signal: AbortSignal): HTMLElement {
-  const name = h("input", { name: "name", placeholder: "my-bot", pattern: "[A-Za-z0-9_-]{1,64}", required: true });
+  // Browsers compile `pattern` with the `v` flag, where a bare `-` in a class is a syntax error
+  // (the pattern is then ignored): the hyphen is escaped. The same rule as the server's.
+  const name = h("input", { name: "name", placeholder: "my-bot", pattern: "[A-Za-z0-9_\\-]{1,64}", title: "1 to 64 letters, digits, - and _", required: true });
   const kind = h("select", { name: "kind" }, h("option", { value: "1" }, "Straight Dominoes"), h("option", { value: "2" }, "Streets and Avenues"));
   const source = h("textarea", { name: "source", rows: 8, placeholder: "fn choose(view) { 0 }", required: true });
   const out = h("p", { class: "message" });
@@ -237,6 +247,7 @@ function uploadForm(reload: () => Promise<void>, signal: AbortSignal): HTMLEleme
     h("label", { class: "field" }, h("span", {}, "Name"), name),
     h("label", { class: "field" }, h("span", {}, "Game"), kind),
     h("label", { class: "field wide" }, h("span", {}, "Source (Rhai)"), source),
+    h("p", { class: "muted" }, "What ", h("code", {}, "choose"), " is given and its limits: ", h("a", { href: "/bots/guide#the-view", "data-testid": "guide-link" }, "the bot guide"), "."),
     h("button", { type: "submit" }, "Upload"),
     out,
   );

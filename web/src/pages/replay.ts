@@ -83,8 +83,13 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     }
   }
 
+  // The arrow keys step through the game from anywhere on the page, except from a field being
+  // typed in, and from the scrubber itself: a focused slider steps on its own, and its `input`
+  // event shows the event, so stepping here as well would move two events a press. With a
+  // modifier the key is the browser's (Alt+← goes back).
   const keys = (e: KeyboardEvent) => {
-    if ((e.target as Element).tagName === "INPUT" && (e.target as HTMLInputElement).type !== "range") return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.target === slider || (e.target as Element).closest?.("input, textarea, select")) return;
     if (e.key === "ArrowRight") void show(at + 1);
     if (e.key === "ArrowLeft") void show(at - 1);
   };

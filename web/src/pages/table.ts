@@ -61,6 +61,9 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
   const events: Event[] = [];
   let lastSeq = 0n;
   let busy = false;
+  // The game's bot pace (GameOptions.bot_pace_millis), from its creation event: the view does
+  // not carry the options, and a watcher should know why the bots take their time.
+  let pace = 0;
 
   const el = {
     head: h("div", { class: "table-head" }),
@@ -148,6 +151,7 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
         const stream = games.watch({ gameId, seat: held?.seat, fromSequence: lastSeq + 1n }, about(gameId, held, stop));
         for await (const reply of stream) {
           if (!reply.event) continue;
+          if (reply.event.payload.case === "gameCreated") pace = reply.event.payload.value.options?.botPaceMillis ?? 0;
           events.push(reply.event);
           lastSeq = reply.event.sequence;
           soon();
@@ -293,6 +297,7 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
         h("span", { class: `status ${statusName(v.status)}`, "data-status": statusName(v.status) }, statusName(v.status)),
         h("span", { class: "muted" }, `game ${gameId} · event `, h("b", { "data-sequence": "" }, String(v.sequence))),
         finished ? h("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}` }, "Open the replay") : null,
+        pace ? h("span", { class: "muted", "data-pace": pace, title: "the least time between two bot moves" }, `bots paced at ${(pace / 1000).toFixed(1)} s a move`) : null,
         me === undefined ? h("span", { class: "muted" }, "watching as a spectator") : h("span", { class: "muted" }, `you hold seat ${me}`),
       ),
     );

@@ -324,7 +324,7 @@ of the boneyard.</p>
 hand. A spectator sees everything a player sees except a hand of their own. Once the game is over,
 its full log (every hand and every drawn tile) can be read for analysis.</p>
 <p>The bot view built from this (the <code>view</code> map given to a Rhai bot) is described in
-<a href="../../bots/README.md#the-view"><code>bots/README.md</code></a>.</p>
+<a href="/bots/guide#the-view"><code>bots/README.md</code></a>.</p>
 <h2 id="writing-actions-down">Writing actions down</h2>
 <p>Clack writes actions in a short text notation. It is what the history of a bot&#39;s view holds
 (<code>view.history[i].action</code>), what each legal action&#39;s <code>text</code> is, and what the command-line tools
@@ -826,7 +826,7 @@ tiles in each hand and in the boneyard, whose turn it is, and the public history
 placement, discard and pass. Nobody sees another player&#39;s hand, the boneyard, or which tile a
 player drew. When the game ends, every hand is revealed with the penalties, and the game&#39;s full
 log (every hand and every drawn tile) can be read for analysis.</p>
-<p>The bot view built from this is described in <a href="../../bots/README.md#the-view"><code>bots/README.md</code></a>.</p>
+<p>The bot view built from this is described in <a href="/bots/guide#the-view"><code>bots/README.md</code></a>.</p>
 <h2 id="writing-actions-down">Writing actions down</h2>
 <p>Clack writes actions in a short text notation. It is what a bot&#39;s view holds
 (<code>view.history[i].action</code> and each legal action&#39;s <code>text</code>) and what the command-line tools print.</p>
