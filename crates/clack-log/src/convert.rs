@@ -167,7 +167,7 @@ pub fn options_to_proto(options: game::Options) -> pb::GameOptions {
             may_pass_when_able: Some(o.may_pass_when_able),
         }),
     };
-    pb::GameOptions { rules: Some(rules), time_control: None }
+    pb::GameOptions { rules: Some(rules), time_control: None, bot_pace_millis: 0 }
 }
 
 /// The longest allowance a clock may have: a week. It keeps deadlines far from overflow.
@@ -181,6 +181,28 @@ fn clock_millis(value: u64, field: &str, zero_allowed: bool) -> Result<i64, Fiel
         return Err(FieldError::new(field, format!("at most {MAX_CLOCK_MILLIS} (a week)")));
     }
     Ok(value as i64)
+}
+
+/// The longest pace a game's bots may be given: ten seconds between bot actions.
+pub const MAX_BOT_PACE_MILLIS: u32 = 10_000;
+
+/// How a table runs, beside the rules: the open seats' clocks and the pace of its bots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    pub clock: Option<TimeControl>,
+    /// The least time between one bot action and the next (0: none).
+    pub bot_pace_millis: u32,
+}
+
+/// The requested (or stored) table settings: the time control and the bots' pace.
+pub fn table_from_proto(options: Option<&pb::GameOptions>) -> Result<Table, FieldError> {
+    let clock = time_control_from_proto(options)?;
+    let bot_pace_millis = options.map_or(0, |o| o.bot_pace_millis);
+    if bot_pace_millis > MAX_BOT_PACE_MILLIS {
+        let message = format!("at most {MAX_BOT_PACE_MILLIS} milliseconds");
+        return Err(FieldError::new("options.bot_pace_millis", message));
+    }
+    Ok(Table { clock, bot_pace_millis })
 }
 
 /// The requested (or stored) time control, if any; an unspecified policy is AUTO_MOVE.

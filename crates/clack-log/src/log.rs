@@ -15,7 +15,7 @@ use clack_rules::game::{self, Game, Turn};
 use clack_rules::{Dealer, Seat, straight};
 
 use crate::clock::{Clocks, TimeControl, TimeoutPolicy};
-use crate::convert::{self, FieldError};
+use crate::convert::{self, FieldError, Table};
 
 /// The version of the rules engine recorded in every new game.
 pub const RULES_VERSION: &str = concat!("clack-rules ", env!("CARGO_PKG_VERSION"));
@@ -133,7 +133,19 @@ impl GameLog {
         seed: u64,
         now: i64,
     ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
-        let created = creation(options, clock, seats, seed, None)?;
+        GameLog::create_at(id, options, Table { clock, bot_pace_millis: 0 }, seats, seed, now)
+    }
+
+    /// A new game at a table with clocks and a bots' pace; see [`GameLog::create_timed`].
+    pub fn create_at(
+        id: &str,
+        options: game::Options,
+        table: Table,
+        seats: Vec<pb::SeatSpec>,
+        seed: u64,
+        now: i64,
+    ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
+        let created = creation(options, table, seats, seed, None)?;
         GameLog::open(id, created, now)
     }
 
@@ -157,9 +169,9 @@ impl GameLog {
         let fork =
             pb::Fork { game_id: parent[0].game_id.clone(), sequence, events: parent[..sequence as usize].to_vec() };
         let start = fork_start(&fork).map_err(|e| FieldError::new("sequence", e))?;
-        // A fork keeps its parent's clocks as well as its rules.
-        let clock = convert::time_control_from_proto(start.created.options.as_ref())?;
-        let created = creation(start.game.options(), clock, seats, seed, Some(fork))?;
+        // A fork keeps its parent's table (clocks, bots' pace) as well as its rules.
+        let table = convert::table_from_proto(start.created.options.as_ref())?;
+        let created = creation(start.game.options(), table, seats, seed, Some(fork))?;
         GameLog::open(id, created, now)
     }
 
@@ -211,7 +223,7 @@ impl GameLog {
         if seats.len() != usize::from(game.players()) {
             return Err(malformed(FieldError::new("seats", "one per player")));
         }
-        let control = convert::time_control_from_proto(created.options.as_ref()).map_err(malformed)?;
+        let control = convert::table_from_proto(created.options.as_ref()).map_err(malformed)?.clock;
         let clocked = seats.iter().map(|s| matches!(s, Occupant::Open { .. }));
         let clocks = control.map(|control| Clocks::new(control, clocked, event.unix_millis));
         Ok(GameLog {
@@ -294,6 +306,11 @@ impl GameLog {
     }
 
     /// The game's time control, if it has one.
+    /// The least time between one bot action and the next, in milliseconds (0: none).
+    pub fn bot_pace_millis(&self) -> u32 {
+        self.created.options.as_ref().map_or(0, |o| o.bot_pace_millis)
+    }
+
     pub fn time_control(&self) -> Option<TimeControl> {
         self.clocks.as_ref().map(Clocks::control)
     }
@@ -308,7 +325,7 @@ impl GameLog {
     /// The seat whose clock runs now and when it runs out (Unix milliseconds): only while the
     /// game is active and an open seat of a clocked game is to act.
     pub fn deadline(&self) -> Option<(Seat, i64)> {
-        let seat = self.to_move().filter(|_| self.status() == Status::Active)?;
+        let seat = self.seat_to_act()?;
         Some((seat, self.clocks.as_ref()?.deadline(seat.index())?))
     }
 
@@ -337,6 +354,13 @@ impl GameLog {
             Turn::Seat { seat } if self.ended.is_none() => Some(seat),
             _ => None,
         }
+    }
+
+    /// The seat that may act now: the seat to move, once every seat is taken. A game waiting for
+    /// players has not started: nobody acts in it, bots included, and no clock runs (its deal
+    /// is in the log from the start, but the first move waits for the last seat).
+    pub fn seat_to_act(&self) -> Option<Seat> {
+        self.to_move().filter(|_| self.status() == Status::Active)
     }
 
     /// Folds one stored event in, or says why it does not fit.
@@ -686,7 +710,7 @@ impl GameLog {
 /// A new game's `GameCreated`, with one seat for each player (all open if none are given).
 fn creation(
     options: game::Options,
-    clock: Option<TimeControl>,
+    table: Table,
     seats: Vec<pb::SeatSpec>,
     seed: u64,
     fork: Option<pb::Fork>,
@@ -699,7 +723,8 @@ fn creation(
     Ok(pb::GameCreated {
         kind: convert::kind_to_proto(options.kind()) as i32,
         options: Some(pb::GameOptions {
-            time_control: clock.map(convert::time_control_to_proto),
+            time_control: table.clock.map(convert::time_control_to_proto),
+            bot_pace_millis: table.bot_pace_millis,
             ..convert::options_to_proto(options)
         }),
         seats,

@@ -146,14 +146,21 @@ impl OwnerRecord {
     }
 }
 
-/// The owner of something `who` creates now: its account, or a fresh owner token (returned once
+/// The owner of something a caller creates now: its account; for an anonymous caller, the owner
+/// token it sent, so that one token owns all it makes; else a fresh owner token (returned once
 /// to the creator, kept only as a hash).
-pub fn new_owner(who: &Principal) -> (Owner, Option<String>) {
-    match who.account() {
-        Some(name) => (Owner::Account(name.to_owned()), None),
+pub fn new_owner(identity: &Identity) -> Result<(Owner, Option<String>)> {
+    if let Some(name) = identity.who.account() {
+        return Ok((Owner::Account(name.to_owned()), None));
+    }
+    match identity.owner_token.as_deref() {
+        Some(token) if auth::is_token(token) => Ok((Owner::Token(auth::hash(token)), None)),
+        Some(_) => Err(Error::Unauthenticated(format!(
+            "{OWNER_TOKEN_HEADER} is not an owner token: send one this server gave you (64 hex digits), or none for a new one"
+        ))),
         None => {
             let token = auth::new_token();
-            (Owner::Token(auth::hash(&token)), Some(token))
+            Ok((Owner::Token(auth::hash(&token)), Some(token)))
         }
     }
 }

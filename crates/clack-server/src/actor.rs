@@ -120,7 +120,7 @@ impl Snapshot {
     pub fn legal(&self, caller: &Caller) -> Result<pb::ListLegalActionsResponse> {
         let seat = self.seat_of(caller)?;
         let log = &self.log;
-        let actions = if log.to_move() == Some(seat) { log.game().legal_actions() } else { Vec::new() };
+        let actions = if log.seat_to_act() == Some(seat) { log.game().legal_actions() } else { Vec::new() };
         Ok(pb::ListLegalActionsResponse {
             notation: actions.iter().map(ToString::to_string).collect(),
             actions: actions.into_iter().map(action_to_proto).collect(),
@@ -138,6 +138,8 @@ pub struct Actor {
     bots: Option<Arc<dyn BotHost>>,
     /// How long the game may wait for its seats to be taken; `None` for ever.
     join_timeout: Option<std::time::Duration>,
+    /// When the last commit was made: a paced game's bot acts no sooner than its pace after it.
+    last_commit: tokio::time::Instant,
 }
 
 /// Something the game's task must do at a wall-clock time without being asked.
@@ -176,7 +178,8 @@ impl Actor {
         let current = Arc::new(Snapshot { log, tokens: tokens.into() });
         let (published, snapshots) = watch::channel(current.clone());
         let join_timeout = (!join_timeout.is_zero()).then_some(join_timeout);
-        (Actor { current, published, store, events, bots, join_timeout }, snapshots)
+        let last_commit = tokio::time::Instant::now();
+        (Actor { current, published, store, events, bots, join_timeout, last_commit }, snapshots)
     }
 
     fn log(&self) -> &GameLog {
@@ -191,8 +194,20 @@ impl Actor {
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         while self.log().status() != Status::Finished {
             let due = self.next_due();
-            // A bot to move plays, one move at a time, between the requests that are waiting.
+            // A bot to move plays, one move at a time, between the requests that are waiting;
+            // in a paced game, not before its pace has passed since the last move.
             if self.bot_to_move() && due.is_none_or(|(at, _)| at > crate::now()) {
+                if let Some(paced) = self.pace_until() {
+                    tokio::select! {
+                        biased;
+                        command = commands.recv() => match command {
+                            Some(command) => self.handle(command).await,
+                            None => return,
+                        },
+                        () = tokio::time::sleep_until(paced) => self.play_bot().await,
+                    }
+                    continue;
+                }
                 match commands.try_recv() {
                     Ok(command) => self.handle(command).await,
                     Err(_) => self.play_bot().await,
@@ -373,6 +388,7 @@ impl Actor {
         let summary = view::summary(&next);
         self.store.append(self.log().id(), self.log().sequence(), events.clone(), summary).await?;
         self.current = Arc::new(Snapshot { log: next, tokens });
+        self.last_commit = tokio::time::Instant::now();
         self.published.send_replace(self.current.clone());
         for event in events {
             // No watcher is not an error.
@@ -381,10 +397,17 @@ impl Actor {
         Ok(())
     }
 
+    /// When a paced game's bot may act, if that is still to come.
+    fn pace_until(&self) -> Option<tokio::time::Instant> {
+        let pace = std::time::Duration::from_millis(u64::from(self.log().bot_pace_millis()));
+        let at = self.last_commit + pace;
+        (at > tokio::time::Instant::now()).then_some(at)
+    }
+
     fn bot_to_move(&self) -> bool {
         let bot_seat =
             |seat: Seat| matches!(self.log().seats().get(seat.index()), Some(clack_log::Occupant::Bot { .. }));
-        self.bots.is_some() && self.log().to_move().is_some_and(bot_seat)
+        self.bots.is_some() && self.log().seat_to_act().is_some_and(bot_seat)
     }
 
     /// Plays one move for the bot seat to move.

@@ -15,6 +15,12 @@ pub fn new_token() -> String {
     hex::encode(bytes)
 }
 
+/// Whether `text` has the form of a token [`new_token`] makes (a client's own secret for its
+/// anonymous owner must be as hard to guess).
+pub fn is_token(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// What is kept of a seat's token: its SHA-256 digest.
 pub type TokenHash = [u8; 32];
 

@@ -26,6 +26,9 @@ pub enum Error {
     PermissionDenied(String),
     #[error("{0}")]
     ResourceExhausted(String),
+    /// A position past the end of what exists (a sequence the game has not reached).
+    #[error("{0}")]
+    OutOfRange(String),
     /// A quota that frees up with time: RESOURCE_EXHAUSTED with a `RetryInfo` saying how long.
     #[error("{message}")]
     RetryLater { message: String, after: std::time::Duration },
@@ -111,6 +114,7 @@ impl From<Error> for Status {
             Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),
             Error::PermissionDenied(_) => (Code::PermissionDenied, error.to_string()),
             Error::ResourceExhausted(_) | Error::RetryLater { .. } => (Code::ResourceExhausted, error.to_string()),
+            Error::OutOfRange(_) => (Code::OutOfRange, error.to_string()),
             Error::DataLoss { game, .. } | Error::Damaged { game, .. } => {
                 tracing::error!(%error, "stored data does not replay");
                 (

@@ -244,12 +244,12 @@ impl Hub {
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
-        let clock = clack_log::convert::time_control_from_proto(request.options.as_ref())?;
+        let table = clack_log::convert::table_from_proto(request.options.as_ref())?;
         self.check_bot_seats(options.kind(), &request.seats)?;
         self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = self.limits.shard.new_game_id();
-        let (log, events) = GameLog::create_timed(&id, options, clock, request.seats, seed, crate::now())?;
+        let (log, events) = GameLog::create_at(&id, options, table, request.seats, seed, crate::now())?;
         self.launch(log, events, caller).await
     }
 
@@ -283,7 +283,7 @@ impl Hub {
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
         let id = log.id().to_owned();
-        let (owner, owner_token) = new_owner(&caller.who);
+        let (owner, owner_token) = new_owner(caller)?;
         let record = OwnerRecord::new(&owner, &caller.who);
         self.store_new(&log, events, &record).await?;
         let sequence = log.sequence();
@@ -399,6 +399,14 @@ impl Hub {
         let log = &snapshot.log;
         let current = log.sequence() == sequence && log.time_control().is_some();
         current.then(|| (view::clocks(log), log.deadline().map(|(_, at)| at)))
+    }
+
+    /// The sequence of a game's last event, live or finished.
+    pub async fn last_sequence(&self, game_id: &str) -> Result<u64> {
+        if let Some(snapshot) = self.snapshot(game_id) {
+            return Ok(snapshot.log.sequence());
+        }
+        Ok(self.finished_snapshot(game_id).await?.log.sequence())
     }
 
     pub async fn view(&self, game_id: &str, caller: Caller) -> Result<pb::View> {

@@ -180,6 +180,7 @@ impl BotLibrary {
         let existing = read(&self.bots).get(name).cloned();
         let who = &asker.identity.who;
         let mut owner_token = None;
+        let mut new_owner_record = None;
         let mut summary = match existing {
             Some(summary) => {
                 asker.check(Action::UploadVersion { bot: name, owner: &self.owner(name)? })?;
@@ -187,8 +188,9 @@ impl BotLibrary {
             }
             None => {
                 asker.meter.within(Counted::Bots, self.owned_by(&who.quota_key()), "bots", who)?;
-                let (owner, token) = new_owner(who);
+                let (owner, token) = new_owner(&asker.identity)?;
                 owner_token = token;
+                new_owner_record = Some(OwnerRecord::new(&owner, who));
                 pb::BotSummary {
                     bot_id: name.to_owned(),
                     name: name.to_owned(),
@@ -210,11 +212,7 @@ impl BotLibrary {
         if !summary.versions.iter().any(|v| v.version == version) {
             let versions = summary.versions.len();
             asker.meter.within(Counted::Versions, versions, &format!("versions of bot {name}"), who)?;
-            if let Some(token) = &owner_token {
-                let record = OwnerRecord::new(&Owner::Token(crate::auth::hash(token)), who);
-                self.save_owner(name, record).await?;
-            } else if summary.versions.is_empty() {
-                let record = OwnerRecord::new(&new_owner(who).0, who);
+            if let Some(record) = new_owner_record {
                 self.save_owner(name, record).await?;
             }
             self.store.put(&format!("botsrc/{name}/{version}"), request.source.clone().into_bytes()).await?;
@@ -423,7 +421,7 @@ impl BotLibrary {
         }
         asker.meter.match_games(&asker.identity.who, request.games)?;
         let who = &asker.identity.who;
-        let (owner, owner_token) = new_owner(who);
+        let (owner, owner_token) = new_owner(&asker.identity)?;
         let owner = OwnerRecord::new(&owner, who);
         let mut played = Match::new(options, entrants, request.seed.unwrap_or(0));
         let mut match_games = Vec::new();

@@ -300,12 +300,14 @@ impl StoreObserver for StoreFigures {
         use pb::event::Payload;
         self.append_seconds.observe(waited.as_secs_f64());
         let kind = kind_slot(append.summary.kind);
+        // An abandoned game ends with `GameAbandoned` and then `GameEnded`, in one append: the
+        // game is counted once, at its end, under the outcome the append says.
+        let abandoned = append.events.iter().any(|e| matches!(e.payload, Some(Payload::GameAbandoned(_))));
         for event in &append.events {
             match &event.payload {
                 Some(Payload::GameCreated(_)) => self.started[kind].inc(),
                 Some(Payload::ActionApplied(_)) => self.moves[kind].inc(),
-                Some(Payload::GameEnded(_)) => self.finished[kind][0].inc(),
-                Some(Payload::GameAbandoned(_)) => self.finished[kind][1].inc(),
+                Some(Payload::GameEnded(_)) => self.finished[kind][usize::from(abandoned)].inc(),
                 Some(Payload::BotFaulted(fault)) => self.fault(&fault.reason).inc(),
                 _ => 0,
             };

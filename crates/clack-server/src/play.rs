@@ -140,6 +140,16 @@ async fn run(
     let Viewer::Seat(seat) = viewer else {
         return Err(Error::Internal("a seat token gave no seat".into()).into());
     };
+    // A client that claims to have seen events the game does not have would wait for them
+    // forever, and never be offered its turn while its clock runs: refuse it at once.
+    let last = hub.last_sequence(&id).await?;
+    if hello.after_sequence > last {
+        let message = format!(
+            "after_sequence {} is past the game's last event, {last}: send the last sequence you have seen",
+            hello.after_sequence
+        );
+        return Err(Error::OutOfRange(message).into());
+    }
     let mut session =
         Session { hub: hub.clone(), game_id: id.clone(), caller, seat: seat.0, out, next: from, turn: None };
     let Some(subscription) = subscription else {
@@ -215,7 +225,7 @@ impl Session {
         let Some(snapshot) = self.hub.snapshot(&self.game_id) else { return true };
         let log = &snapshot.log;
         let caught_up = log.sequence() + 1 == self.next;
-        let mine = log.to_move() == Some(clack_rules::Seat(self.seat));
+        let mine = log.seat_to_act() == Some(clack_rules::Seat(self.seat));
         let sent = self.turn.as_ref().is_some_and(|t| t.sequence == log.sequence());
         if !caught_up || !mine || sent {
             return true;

@@ -74,20 +74,28 @@ pub fn within(quota: usize, have: usize, what: &str, who: &Principal) -> Result<
 pub enum Counted {
     Requests,
     MatchGames,
+    MatchGamesPerCall,
     LiveGames,
     Bots,
     Versions,
 }
 
 impl Counted {
-    const ALL: [Counted; 5] =
-        [Counted::Requests, Counted::MatchGames, Counted::LiveGames, Counted::Bots, Counted::Versions];
+    const ALL: [Counted; 6] = [
+        Counted::Requests,
+        Counted::MatchGames,
+        Counted::MatchGamesPerCall,
+        Counted::LiveGames,
+        Counted::Bots,
+        Counted::Versions,
+    ];
 
     /// The name metrics give it.
     pub fn label(self) -> &'static str {
         match self {
             Counted::Requests => "requests",
             Counted::MatchGames => "match_games",
+            Counted::MatchGamesPerCall => "match_games_per_call",
             Counted::LiveGames => "live_games",
             Counted::Bots => "bots",
             Counted::Versions => "versions_per_bot",
@@ -146,7 +154,7 @@ impl Meter {
             Counted::Bots => self.quotas.bots,
             Counted::Versions => self.quotas.versions_per_bot,
             // Rates are checked by their own methods.
-            Counted::Requests | Counted::MatchGames => 0,
+            Counted::Requests | Counted::MatchGames | Counted::MatchGamesPerCall => 0,
         };
         self.counted(counted, within(quota, have, what, who))
     }
@@ -168,12 +176,14 @@ impl Meter {
         self.counted(Counted::Requests, checked)
     }
 
-    /// Counts `games` match games of `who`, and checks the ceiling per call.
+    /// Checks the ceiling per call, then counts `games` match games of `who`. Both are quotas
+    /// (RESOURCE_EXHAUSTED, counted as denials): the request is well formed, and another server
+    /// could take it.
     pub fn match_games(&self, who: &Principal, games: u32) -> Result<()> {
         let ceiling = self.quotas.match_games_per_call;
         if ceiling > 0 && games > ceiling {
-            let message = format!("at most {ceiling} games per call on this server");
-            return Err(clack_log::convert::FieldError::new("games", message).into());
+            let message = format!("{games} games are more than this server's {ceiling} games per match call");
+            return self.counted(Counted::MatchGamesPerCall, Err(Error::ResourceExhausted(message)));
         }
         let (Some(limiter), Some(n)) = (&self.match_games, NonZeroU32::new(games)) else { return Ok(()) };
         let per_minute = self.quotas.match_games_per_minute;
@@ -229,11 +239,11 @@ mod tests {
     #[test]
     fn match_games_are_capped_per_call_and_per_minute() {
         let meter = Meter::new(Quotas { match_games_per_minute: 10, match_games_per_call: 8, ..Quotas::default() });
-        assert!(matches!(meter.match_games(&ada(), 9), Err(Error::InvalidArgument(_))));
+        assert!(matches!(meter.match_games(&ada(), 9), Err(Error::ResourceExhausted(_))));
         assert!(meter.match_games(&ada(), 8).is_ok());
         assert!(matches!(meter.match_games(&ada(), 8), Err(Error::RetryLater { .. })));
         let denied: Vec<_> = meter.denials().filter(|(_, n)| *n > 0).collect();
-        assert_eq!(denied, [("match_games", 1)], "the ceiling per call is a bad argument, not a denial");
+        assert_eq!(denied, [("match_games", 1), ("match_games_per_call", 1)], "each quota counts its own refusals");
     }
 
     #[test]

@@ -84,9 +84,17 @@ pub fn shard_of(game_id: &str) -> Option<&str> {
     game_id.split_once('_').map(|(shard, _)| shard).filter(|shard| ShardName::new(shard).is_ok())
 }
 
-/// The part of a game id that orders games by creation time across shards (its UUID v7).
-fn order_key(game_id: &str) -> &str {
+/// The part of a game id that orders games created in the same millisecond across shards (its
+/// UUID v7).
+fn id_order(game_id: &str) -> &str {
     game_id.split_once('_').map_or(game_id, |(_, rest)| rest)
+}
+
+/// Where a game stands in the listing of every shard: by creation time, then by id. This is each
+/// shard's own order (the store lists by creation time, then id, and one shard's ids differ only
+/// after their common prefix), so merging shards never reorders what a shard gave.
+fn order(created_unix_millis: i64, game_id: &str) -> (i64, &str) {
+    (created_unix_millis, id_order(game_id))
 }
 
 /// Checks that a request about `game_id` reached the right shard: the `x-clack-game` header,
@@ -114,13 +122,26 @@ pub struct Peer {
     pub url: String,
 }
 
+/// A peer's address must be a whole `http://` or `https://` URL with a host: a bare word parses
+/// as a relative URI, which tonic would take and fail on at the first call.
+fn check_url(url: &str) -> Result<(), String> {
+    let uri: http::Uri = url.parse().map_err(|e| format!("{e}"))?;
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err("expected http:// or https://".into());
+    }
+    if uri.host().is_none_or(str::is_empty) {
+        return Err("no host".into());
+    }
+    Endpoint::from_shared(url.to_owned()).map(drop).map_err(|e| e.to_string())
+}
+
 /// Parses `name=url,name=url` (each name a valid shard name, each once).
 pub fn parse_peers(list: &str) -> Result<Vec<Peer>, String> {
     let mut peers: Vec<Peer> = Vec::new();
     for item in list.split(',').map(str::trim).filter(|item| !item.is_empty()) {
         let (name, url) = item.split_once('=').ok_or_else(|| format!("peer {item:?}: expected name=url"))?;
         ShardName::new(name)?;
-        Endpoint::from_shared(url.to_owned()).map_err(|e| format!("peer {name}: bad url {url:?}: {e}"))?;
+        check_url(url).map_err(|e| format!("peer {name}: bad url {url:?}: {e}"))?;
         if peers.iter().any(|p| p.name == name) {
             return Err(format!("peer {name} is named twice"));
         }
@@ -151,6 +172,21 @@ struct Cursor {
     /// Every game of this shard has been returned.
     #[prost(bool, tag = "4")]
     done: bool,
+    /// When `after` was created: with its id, where the listing stands.
+    #[prost(int64, tag = "5")]
+    after_created: i64,
+}
+
+impl Cursor {
+    /// Whether `game` comes after this cursor in the listing (was not returned yet).
+    fn before(&self, game: &pb::GameSummary) -> bool {
+        self.after.is_empty() || order(game.created_unix_millis, &game.game_id) < order(self.after_created, &self.after)
+    }
+
+    fn moved_to(&mut self, game: &pb::GameSummary) {
+        self.after.clone_from(&game.game_id);
+        self.after_created = game.created_unix_millis;
+    }
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -159,7 +195,9 @@ struct PageToken {
     cursors: Vec<Cursor>,
 }
 
-/// Games one shard offers for the next page, newest first, each with the shard page it is on.
+/// Games one shard offers for the next page, newest first, each with the shard page it is on:
+/// the shard's next `size` games, or all it has left. Fewer than `size` with more left would
+/// be wrong: a game of this shard not offered could be newer than another shard's offered game.
 struct Offer {
     games: Vec<(pb::GameSummary, String)>,
     /// The next page token of the last page read: more games wait there.
@@ -211,22 +249,24 @@ impl Shards {
             .enumerate()
             .flat_map(|(i, offer)| offer.games.iter().map(move |(game, token)| (i, game, token)))
             .collect();
-        all.sort_by(|a, b| order_key(&b.1.game_id).cmp(order_key(&a.1.game_id)));
+        all.sort_by(|a, b| {
+            order(b.1.created_unix_millis, &b.1.game_id).cmp(&order(a.1.created_unix_millis, &a.1.game_id))
+        });
         let taken = all.len().min(size);
         let mut consumed = vec![0; cursors.len()];
         for &(i, game, token) in &all[..taken] {
             consumed[i] += 1;
             cursors[i].token.clone_from(token);
-            cursors[i].after.clone_from(&game.game_id);
+            cursors[i].moved_to(game);
         }
         // Every game newer than the page's last one has now been returned, from every shard:
         // a shard that gave nothing to this page continues after it too, so that games created
         // since the first page never show up out of order on a later one.
-        let last = all[..taken].last().map(|(_, game, _)| game.game_id.clone());
+        let last = all[..taken].last().map(|(_, game, _)| *game);
         for (i, cursor) in cursors.iter_mut().enumerate() {
             cursor.done = consumed[i] == offers[i].games.len() && !offers[i].more;
-            if let Some(last) = last.as_ref().filter(|_| consumed[i] == 0) {
-                cursor.after.clone_from(last);
+            if let Some(last) = last.filter(|_| consumed[i] == 0) {
+                cursor.moved_to(last);
             }
         }
         let games = all[..taken].iter().map(|(_, game, _)| (*game).clone()).collect();
@@ -256,7 +296,7 @@ impl Shards {
         Ok(cursors)
     }
 
-    /// The games a shard offers past its cursor: up to `size`, from as few of its pages as give any.
+    /// The games a shard offers past its cursor: `size` of them (see [`Offer`]), or all it has.
     async fn offer(
         &self,
         hub: &Hub,
@@ -269,19 +309,17 @@ impl Shards {
             return Ok(Offer { games: Vec::new(), more: false });
         }
         let mut token = cursor.token.clone();
+        let mut games = Vec::with_capacity(size);
         loop {
             let page = pb::ListGamesRequest { page_size: size as u32, page_token: token.clone(), ..request.clone() };
             let page = self.list_one(hub, &cursor.shard, page, metadata).await?;
             // Games at or before the cursor were returned already (new games may have pushed
             // them down the shard's first page since).
-            let games: Vec<_> = page
-                .games
-                .into_iter()
-                .filter(|g| cursor.after.is_empty() || order_key(&g.game_id) < order_key(&cursor.after))
-                .map(|g| (g, token.clone()))
-                .collect();
-            let more = !page.next_page_token.is_empty();
-            if !games.is_empty() || !more {
+            let mut fresh = page.games.into_iter().filter(|g| cursor.before(g));
+            games.extend(fresh.by_ref().take(size - games.len()).map(|g| (g, token.clone())));
+            // Games left on this page (the offer is full) are more, as is a next page.
+            let more = fresh.next().is_some() || !page.next_page_token.is_empty();
+            if games.len() == size || !more {
                 return Ok(Offer { games, more });
             }
             token = page.next_page_token;
@@ -338,7 +376,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(2));
         let second = shard.new_game_id();
         assert_eq!(shard_of(&first), Some("clack-1"));
-        assert!(first < second && order_key(&first) < order_key(&second));
+        assert!(first < second && id_order(&first) < id_order(&second));
         assert!(first.len() <= 64);
         // Ids from before shards name none; they belong to whichever server holds them.
         assert_eq!(shard_of("0190b6a2-7c1e-7d4a-9a43-1f2e3d4c5b6a"), None);
@@ -363,7 +401,7 @@ mod tests {
     fn peers_parse_and_refuse_bad_lists() {
         let peers = parse_peers("a=http://127.0.0.1:1, b=http://h:2").expect("peers");
         assert_eq!(peers.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
-        for bad in ["a", "A=http://h:1", "a=http://h:1,a=http://h:2", "a=not a url"] {
+        for bad in ["a", "A=http://h:1", "a=http://h:1,a=http://h:2", "a=not a url", "a=notaurl", "a=ftp://h:1"] {
             assert!(parse_peers(bad).is_err(), "{bad:?}");
         }
         assert_eq!(parse_peers(""), Ok(Vec::new()));

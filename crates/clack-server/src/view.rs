@@ -53,9 +53,10 @@ pub fn summary(log: &GameLog) -> pb::GameSummary {
     }
 }
 
-/// The seat to act, as the wire has it; unset while the dealer deals or after the end.
+/// The seat to act, as the wire has it; unset while the game waits for players, while the
+/// dealer deals and after the end.
 pub fn to_move(log: &GameLog) -> Option<u32> {
-    log.to_move().map(|seat| u32::from(seat.0))
+    log.seat_to_act().map(|seat| u32::from(seat.0))
 }
 
 /// What `viewer` may see of the game now.

@@ -32,7 +32,11 @@ impl Gate {
 
 fn straight_for_two() -> pb::CreateGameRequest {
     let rules = pb::StraightOptions { players: Some(2), ..Default::default() };
-    let options = pb::GameOptions { time_control: None, rules: Some(pb::game_options::Rules::Straight(rules)) };
+    let options = pb::GameOptions {
+        time_control: None,
+        rules: Some(pb::game_options::Rules::Straight(rules)),
+        bot_pace_millis: 0,
+    };
     pb::CreateGameRequest { options: Some(options), seats: Vec::new(), seed: Some(7) }
 }
 

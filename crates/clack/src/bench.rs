@@ -281,6 +281,7 @@ async fn start_hostile(bots: &clack_server::BotLibrary, hub: &Arc<Hub>, games: u
                 players: Some(2),
                 ..Default::default()
             })),
+            bot_pace_millis: 0,
         };
         hub.create(
             pb::CreateGameRequest { options: Some(options), seats: vec![seat(), seat()], seed: Some(seed as u64) },
@@ -441,6 +442,7 @@ async fn new_game(client: &mut GameServiceClient<Channel>, seed: u64) -> anyhow:
     let options = pb::GameOptions {
         time_control: None,
         rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { players: Some(2), ..Default::default() })),
+        bot_pace_millis: 0,
     };
     let id = client
         .create_game(pb::CreateGameRequest { options: Some(options), seats: Vec::new(), seed: Some(seed) })

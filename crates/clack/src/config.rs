@@ -225,10 +225,27 @@ impl Args {
     }
 }
 
-/// Reads a settings file; an unknown key or a bad value is an error naming it.
+/// Keys a settings file must not hold: secrets belong in the environment or a file of their own,
+/// not in a file that gets copied, committed and printed.
+const SECRET_KEYS: [&str; 2] = ["admin-key", "admin_key"];
+
+/// Reads a settings file; an unknown key or a bad value is an error naming it. The error never
+/// quotes the file's text: the line at fault may hold a secret (toml's own error prints it).
 fn read_file(path: &Path) -> anyhow::Result<Layer> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    toml::from_str(&text).with_context(|| format!("bad settings file {}", path.display()))
+    let bad = |what: String| anyhow::anyhow!("bad settings file {}: {what}", path.display());
+    if let Ok(table) = text.parse::<toml::Table>()
+        && let Some(key) = SECRET_KEYS.iter().find(|key| table.contains_key(**key))
+    {
+        return Err(bad(format!(
+            "{key}: a secret is never read from the settings file; name a file holding it with              admin-key-file, or set CLACK_ADMIN_KEY"
+        )));
+    }
+    toml::from_str(&text).map_err(|error| {
+        let line = error.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        let at = line.map(|line| format!("line {line}: ")).unwrap_or_default();
+        bad(format!("{at}{}", error.message()))
+    })
 }
 
 impl Settings {
@@ -286,7 +303,19 @@ impl Settings {
             }
         }
         self.metrics_socket()?;
+        self.shard_name()?;
+        self.peer_list()?;
         Ok(())
+    }
+
+    /// This server's shard name, checked: the one place `--shard` is read.
+    pub(crate) fn shard_name(&self) -> anyhow::Result<clack_server::ShardName> {
+        clack_server::ShardName::new(&self.shard).map_err(|e| anyhow::anyhow!("shard: {e}"))
+    }
+
+    /// The other shards, checked: the one place `--peers` is read.
+    pub(crate) fn peer_list(&self) -> anyhow::Result<Vec<clack_server::shard::Peer>> {
+        clack_server::shard::parse_peers(&self.peers).map_err(|e| anyhow::anyhow!("peers: {e}"))
     }
 
     /// Where `/metrics` is served, if anywhere.
@@ -370,6 +399,39 @@ mod tests {
         }
         let error = Settings::resolve(&layer(&["--metrics-addr", "nowhere"]), Layer::default(), None);
         assert!(error.expect_err("refused").to_string().contains("metrics-addr"));
+    }
+
+    #[test]
+    fn a_bad_shard_name_or_peer_is_refused_before_anything_is_printed_or_served() {
+        let error = Settings::resolve(&layer(&["--shard", "Bad_Name"]), Layer::default(), None);
+        assert!(error.expect_err("refused").to_string().starts_with("shard:"));
+        for peers in ["a=notaurl", "a=ftp://h:1", "a=http://", "a"] {
+            let error = Settings::resolve(&layer(&["--peers", peers]), Layer::default(), None);
+            assert!(error.expect_err(peers).to_string().starts_with("peers:"), "{peers}");
+        }
+        let fine = Settings::resolve(
+            &layer(&["--shard", "b", "--peers", "a=http://127.0.0.1:1,b=https://h:2"]),
+            Layer::default(),
+            None,
+        );
+        assert_eq!(fine.expect("valid").peer_list().expect("peers").len(), 2);
+    }
+
+    #[test]
+    fn a_secret_in_the_settings_file_is_refused_without_being_quoted() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("clack.toml");
+        let secret = "s3cret-s3cret-s3cret-s3cret-s3cret";
+        for text in [format!("admin-key = \"{secret}\"\n"), format!("shard = \"a\"\nadmin_key = \"{secret}\"")] {
+            std::fs::write(&path, &text).expect("write");
+            let error = format!("{:#}", read_file(&path).expect_err("a secret in the file"));
+            assert!(error.contains("admin") && error.contains("CLACK_ADMIN_KEY"), "{error}");
+            assert!(!error.contains("s3cret"), "{error}");
+        }
+        // Any other bad line is named by its number, and not quoted either.
+        std::fs::write(&path, "shard = \"a\"\nmax-live-games = \"s3cret\"\n").expect("write");
+        let error = format!("{:#}", read_file(&path).expect_err("a bad value"));
+        assert!(error.contains("line 2") && !error.contains("max-live-games = "), "{error}");
     }
 
     #[test]

@@ -298,7 +298,7 @@ fn options(n: usize) -> pb::GameOptions {
         2 => Rules::Straight(pb::StraightOptions { players: Some(4), target: Some(150), ..Default::default() }),
         _ => Rules::Streets(pb::StreetsOptions { players: Some(3), ..Default::default() }),
     };
-    pb::GameOptions { rules: Some(rules), time_control: None }
+    pb::GameOptions { rules: Some(rules), time_control: None, bot_pace_millis: 0 }
 }
 
 /// Creates games (and takes their seats) until `clients` client games and `bot_games` bot
@@ -348,6 +348,7 @@ async fn top_up(
             options: Some(pb::GameOptions {
                 rules: Some(pb::game_options::Rules::Straight(rules)),
                 time_control: None,
+                bot_pace_millis: 0,
             }),
             seats: vec![seat; 4],
             seed: Some(*seed),

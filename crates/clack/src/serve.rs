@@ -64,7 +64,6 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
         DurabilityArg::Batched => Durability::Batched,
     };
     let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
-    let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
     let store = Durable::new(Arc::new(store), durability)?;
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
@@ -74,8 +73,7 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
         ModeArg::Open => Mode::Open,
         ModeArg::Closed => Mode::Closed,
     };
-    let shard = clack_server::ShardName::new(&args.shard).map_err(|e| anyhow::anyhow!("shard: {e}"))?;
-    let peers = clack_server::shard::parse_peers(&args.peers).map_err(|e| anyhow::anyhow!("peers: {e}"))?;
+    let (shard, peers) = (args.shard_name()?, args.peer_list()?);
     let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas(), shard };
     let hub = Hub::open(store, Some(host), limits).await?;
     match admin_key(args)? {

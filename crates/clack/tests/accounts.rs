@@ -221,7 +221,13 @@ async fn each_quota_is_reached_and_reported() {
         games,
         seed: Some(1),
     };
-    assert_eq!(code(bots.run_match(keyed(matched(6), &ada)).await), Code::InvalidArgument, "over the ceiling per call");
+    let over = bots.run_match(keyed(matched(6), &ada)).await.expect_err("over the ceiling per call");
+    assert_eq!(over.code(), Code::ResourceExhausted, "the ceiling per call is a quota like the others");
+    assert!(
+        over.message().contains("6 games are more than this server's 5 games per match call"),
+        "{}",
+        over.message()
+    );
     bots.run_match(keyed(matched(5), &ada)).await.expect("within the minute's games");
     let later = bots.run_match(keyed(matched(5), &ada)).await.expect_err("over the minute's games");
     assert_eq!(later.code(), Code::ResourceExhausted);
@@ -298,5 +304,40 @@ async fn retired_versions_play_no_matches_and_bots_sit_only_at_their_own_game() 
     let seated =
         pb::CreateGameRequest { options: Some(straight_options(2, 50)), seats: vec![bot_seat(&greedy)], seed: Some(1) };
     assert_eq!(code(games.create_game(seated).await), Code::FailedPrecondition, "nor takes a seat");
+    server.stop().await;
+}
+
+/// An anonymous owner is one identity: what a client makes while sending its owner token is
+/// owned under that same token, so one secret covers every bot and game it made; a new token
+/// comes only when it sends none, and tokens given out before stay valid.
+#[tokio::test]
+async fn an_anonymous_owner_is_one_token_for_everything_it_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_limited(dir.path(), Limits::default(), None).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let first = bots.upload_bot(upload("first", GREEDY)).await.unwrap().into_inner();
+    let token = first.owner_token.clone();
+    assert_eq!(token.len(), 64, "a client that sent no token gets one");
+    let second = bots.upload_bot(owned(upload("second", DEFENDER), &token)).await.unwrap().into_inner();
+    assert!(second.owner_token.is_empty(), "no second secret to keep");
+    let create = pb::CreateGameRequest { options: Some(straight_options(2, 50)), seats: Vec::new(), seed: Some(1) };
+    let game = games.create_game(owned(create.clone(), &token)).await.unwrap().into_inner();
+    assert!(game.owner_token.is_empty(), "the game is owned under the token sent");
+    // The one token retires the second bot and cancels the game: both are its.
+    let retire = pb::RetireBotRequest { bot_id: second.bot_id.clone(), version: None };
+    assert_eq!(code(bots.retire_bot(retire.clone()).await), Code::PermissionDenied);
+    bots.retire_bot(owned(retire, &token)).await.expect("the token's owner retires its second bot");
+    let cancel = pb::CancelGameRequest { game_id: game.game_id.clone() };
+    games.cancel_game(owned(cancel, &token)).await.expect("the token's owner cancels its game");
+    // A token made before still works for what it owns; another client's token owns nothing here.
+    let other = games.create_game(create.clone()).await.unwrap().into_inner().owner_token;
+    assert!(other.len() == 64 && other != token);
+    let retire_first = pb::RetireBotRequest { bot_id: first.bot_id.clone(), version: None };
+    assert_eq!(code(bots.retire_bot(owned(retire_first.clone(), &other)).await), Code::PermissionDenied);
+    bots.retire_bot(owned(retire_first, &token)).await.expect("still the owner of the first bot");
+    // Something that is not a token is refused, not made an identity of its own.
+    let refused = games.create_game(owned(create, "guessable")).await.expect_err("not a token");
+    assert_eq!(refused.code(), Code::Unauthenticated);
+    assert!(!refused.message().contains("guessable"), "{}", refused.message());
     server.stop().await;
 }

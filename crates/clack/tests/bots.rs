@@ -155,6 +155,7 @@ async fn a_match_reports_per_bot_results_and_keeps_ratings() {
     let options = pb::GameOptions {
         time_control: None,
         rules: Some(pb::game_options::Rules::Streets(pb::StreetsOptions { players: Some(2), ..Default::default() })),
+        bot_pace_millis: 0,
     };
     let entrants = vec![
         pb::MatchEntrant { bot_id: "builder".into(), version: None },
@@ -214,5 +215,109 @@ async fn verify_agrees_with_itself_while_a_bot_game_plays() {
         }
     }
     assert!(verified > 1, "the game was checked while it played");
+    server.stop().await;
+}
+
+/// A game that people watch can be paced: its bots act no sooner than the pace after the move
+/// before, the pace is kept in the game's options (so a replay shows it), and a pace past the
+/// most allowed is refused, naming the field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paced_game_of_bots_moves_no_faster_than_its_pace() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let upload = pb::UploadBotRequest {
+        name: "greedy".into(),
+        kind: pb::GameKind::Straight as i32,
+        source: source("bots/straight-greedy.rhai"),
+    };
+    let greedy = bots.upload_bot(upload).await.expect("upload").into_inner();
+    let seats = vec![bot_seat(&greedy.bot_id, &greedy.version); 2];
+    let paced = |millis| pb::GameOptions { bot_pace_millis: millis, ..straight_options(2, 250) };
+    let too_slow = pb::CreateGameRequest { options: Some(paced(10_001)), seats: seats.clone(), seed: Some(3) };
+    let refused = games.create_game(too_slow).await.expect_err("a pace over ten seconds");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(refused.message().contains("options.bot_pace_millis"), "{}", refused.message());
+
+    let create = pb::CreateGameRequest { options: Some(paced(150)), seats, seed: Some(3) };
+    let game = games.create_game(create).await.expect("create").into_inner().game_id;
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let view = spectate(&mut games, &game).await;
+    assert_eq!(view.status, pb::GameStatus::Active as i32, "a paced game is still under way after a second");
+    let mut watch = games
+        .watch(pb::WatchRequest { game_id: game.clone(), seat: None, from_sequence: 1 })
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut times = Vec::new();
+    while times.len() < 6 {
+        let reply = watch.message().await.expect("healthy").expect("the game goes on");
+        let event = reply.event.expect("an event");
+        if let Some(Payload::GameCreated(created)) = &event.payload {
+            assert_eq!(created.options.as_ref().map(|o| o.bot_pace_millis), Some(150), "the pace is in the log");
+        }
+        if matches!(event.payload, Some(Payload::ActionApplied(_))) {
+            times.push(event.unix_millis);
+        }
+    }
+    // Stamps are whole milliseconds of the wall clock: allow one for the rounding.
+    for pair in times.windows(2) {
+        assert!(pair[1] - pair[0] >= 149, "bot actions {} ms apart: {times:?}", pair[1] - pair[0]);
+    }
+    server.stop().await;
+}
+
+/// A game with a bot and an open seat does not start until the open seat is taken: the bot
+/// does not lead while the lobby says "waiting" (nor does any seat act), and it plays as soon
+/// as the last seat is taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_waits_for_every_seat_to_be_taken() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let upload = pb::UploadBotRequest {
+        name: "greedy".into(),
+        kind: pb::GameKind::Straight as i32,
+        source: source("bots/straight-greedy.rhai"),
+    };
+    let greedy = bots.upload_bot(upload).await.expect("upload").into_inner();
+    let open = pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Open(pb::OpenSeat {})) };
+    let seats = vec![bot_seat(&greedy.bot_id, &greedy.version), open];
+    // Eight fixed seeds: the bot's seat leads in some of them, and has the move while seat 1 is
+    // open.
+    let mut created = Vec::new();
+    for seed in 0..8 {
+        let create =
+            pb::CreateGameRequest { options: Some(straight_options(2, 100)), seats: seats.clone(), seed: Some(seed) };
+        created.push(games.create_game(create).await.expect("create").into_inner());
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for game in &created {
+        let view = spectate(&mut games, &game.game_id).await;
+        assert_eq!(view.status, pb::GameStatus::Waiting as i32);
+        assert_eq!(view.sequence, game.sequence, "nothing is played before every seat is taken");
+        assert_eq!(view.to_move, None, "nobody is to act in a game that has not started");
+    }
+    // Once the last seat is taken, the game is on: where the bot leads, it plays at once.
+    let mut bot_moves = 0;
+    for game in &created {
+        let join = pb::JoinGameRequest { game_id: game.game_id.clone(), seat: Some(1), name: "me".into() };
+        let joined = games.join_game(join).await.expect("join").into_inner();
+        assert_eq!(joined.sequence, game.sequence + 1, "the join comes straight after the deal");
+        let started = Instant::now();
+        loop {
+            let view = spectate(&mut games, &game.game_id).await;
+            if view.sequence > joined.sequence {
+                bot_moves += 1;
+                break;
+            }
+            if view.to_move == Some(1) {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "the game did not start");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    assert!(bot_moves > 0, "in some of the games the bot led, once the seat was taken");
     server.stop().await;
 }

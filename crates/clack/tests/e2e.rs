@@ -87,6 +87,7 @@ async fn bad_requests_get_a_status_that_names_the_field() {
     let bad_enum = pb::GameOptions {
         time_control: None,
         rules: Some(pb::game_options::Rules::Straight(pb::StraightOptions { spinner: 42, ..Default::default() })),
+        bot_pace_millis: 0,
     };
     let status = client
         .create_game(pb::CreateGameRequest { options: Some(bad_enum), ..Default::default() })

@@ -116,7 +116,10 @@ async fn a_scrape_after_play_shows_requests_moves_store_and_streams() {
     at_least(&body, "clack_store_flush_group_size_count", &[], 1.0);
     at_least(&body, "clack_store_disk_bytes", &[], 1.0);
     at_least(&body, "clack_live_games", &[], 1.0);
-    at_least(&body, "clack_quota_denials_total", &[("quota", "requests")], 0.0);
+    // Every quota has its series from the start, the ceiling per match call among them.
+    for quota in ["requests", "match_games", "match_games_per_call", "live_games", "bots", "versions_per_bot"] {
+        at_least(&body, "clack_quota_denials_total", &[("quota", quota)], 0.0);
+    }
     at_least(&body, "clack_bot_pool_queue", &[], 0.0);
 
     // The bot game plays itself; every decision faults.
@@ -225,6 +228,25 @@ async fn grpc_web_calls_are_counted_by_method_and_status() {
     let not_found = [GAMES, ("method", "GetView"), ("code", "NOT_FOUND")];
     assert_eq!(value(&body, "clack_grpc_requests_total", &not_found), Some(1.0), "{body}");
     at_least(&body, "clack_grpc_request_duration_seconds_count", &[GAMES, ("method", "ListGames")], 1.0);
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+}
+
+/// A game called off before it started (here by its creator; the join timeout takes the same
+/// path) is one game with one outcome: `abandoned`, never `ended` as well.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_game_is_counted_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (mut child, url, metrics) = spawn_server_with_metrics(dir.path(), &[], &[]);
+    let mut client = GameServiceClient::connect(url.clone()).await.expect("connect");
+    let create = pb::CreateGameRequest { options: Some(straight_options(2, 50)), seats: Vec::new(), seed: Some(3) };
+    let created = client.create_game(create).await.expect("create").into_inner();
+    let cancel = support::owned(pb::CancelGameRequest { game_id: created.game_id }, &created.owner_token);
+    client.cancel_game(cancel).await.expect("the creator cancels");
+    let (_, body) = get(metrics, "/metrics").await;
+    let finished = |outcome| value(&body, "clack_games_finished_total", &[("kind", "straight"), ("outcome", outcome)]);
+    assert_eq!(finished("abandoned"), Some(1.0), "{body}");
+    assert_eq!(finished("ended"), Some(0.0), "{body}");
     child.kill().expect("kill");
     child.wait().expect("wait");
 }

@@ -254,3 +254,32 @@ async fn the_token_alone_names_the_seat_and_act_takes_a_notation() {
     assert!(acted.sequence > legal.sequence);
     server.stop().await;
 }
+
+/// A hello that claims events the game does not have yet is refused at once (OUT_OF_RANGE,
+/// naming the last sequence), not left open with nothing sent while the seat's clock runs; one
+/// at the last sequence is offered its turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hello_past_the_last_event_is_out_of_range() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let mut client = server.games().await;
+    let (game, tokens) = new_game(&mut client, straight_options(2, 100), 5).await;
+    let view = support::spectate(&mut client, &game).await;
+    let (last, to_move) = (view.sequence, view.to_move.expect("a seat to act") as usize);
+    let (moves, outbound) = mpsc::channel(1);
+    let hello = pb::PlayHello { game_id: game.clone(), seat: None, after_sequence: last + 5 };
+    moves.send(pb::PlayRequest { message: Some(pb::play_request::Message::Hello(hello)) }).await.expect("queued");
+    let refused = match client.play(authed(ReceiverStream::new(outbound), &tokens[to_move])).await {
+        Err(status) => status,
+        Ok(replies) => {
+            let first = tokio::time::timeout(std::time::Duration::from_secs(10), replies.into_inner().next()).await;
+            first.expect("an answer, not silence").expect("the stream ends").expect_err("an error")
+        }
+    };
+    assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
+    assert!(refused.message().contains(&format!("last event, {last}")), "{}", refused.message());
+    let mut seat = open(&mut client, &game, &tokens[to_move], last).await;
+    assert_eq!(next_turn(&mut seat).await.sequence, last, "at the last sequence, the turn comes");
+    drop(moves);
+    server.stop().await;
+}

@@ -421,3 +421,38 @@ async fn listing_every_shard_goes_newest_first_and_games_made_meanwhile_do_not_r
     let refused = clients[0].list_games(request).await.expect_err("a bad token");
     assert_eq!(refused.code(), Code::InvalidArgument);
 }
+
+/// A shard whose first page is now full of games made since the last page gives fewer than a
+/// page of older games from it; those it did not give may still be newer than another shard's.
+/// Every later page must continue strictly after the last game shown, on every shard.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shard_pushed_down_by_new_games_still_pages_in_order() {
+    let dir = tempfile::tempdir().expect("dir");
+    let addrs = [free_addr(), free_addr()];
+    let peers = format!("x=http://{},y=http://{}", addrs[0], addrs[1]);
+    let mut processes = Vec::new();
+    let mut clients = Vec::new();
+    for (name, addr) in ["x", "y"].iter().zip(&addrs) {
+        let args = ["--shard", name, "--peers", &peers];
+        let (child, url) = support::spawn_server_at(addr, &dir.path().join(name), &args, &[]);
+        processes.push(Killed(child));
+        clients.push(GameServiceClient::connect(url).await.expect("connect"));
+    }
+    // Three old games on y, then five newer ones on x.
+    let mut made = Vec::new();
+    for i in 0..8 {
+        made.push(create(&mut clients[usize::from(i < 3)]).await);
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    made.reverse();
+    let request = pb::ListGamesRequest { page_size: 3, ..Default::default() };
+    let first = clients[0].list_games(request).await.expect("list").into_inner();
+    let mut listed: Vec<String> = first.games.into_iter().map(|g| g.game_id).collect();
+    assert_eq!(listed, made[..3], "the first page: x's three newest");
+    // Two new games on x fill most of x's first page with games the listing must skip.
+    for _ in 0..2 {
+        create(&mut clients[0]).await;
+    }
+    listed.extend(pages_from(&mut clients[1], first.next_page_token).await);
+    assert_eq!(listed, made, "x's two older games come before every game of y");
+}

@@ -188,6 +188,7 @@ pub fn straight_options(players: u32, target: u32) -> pb::GameOptions {
             target: Some(target),
             ..Default::default()
         })),
+        bot_pace_millis: 0,
     }
 }
 
@@ -198,6 +199,7 @@ pub fn streets_options(players: u32) -> pb::GameOptions {
             players: Some(players),
             ..Default::default()
         })),
+        bot_pace_millis: 0,
     }
 }
 
