@@ -1,5 +1,6 @@
-//! The summary of many games: each game's log is replayed (so only logs that verify are counted)
-//! and folded into totals per game kind and configuration and per bot version.
+//! The summary of many games: each game's log is replayed (so only finished games whose logs
+//! verify are counted, by the rule of [`crate::verify`]) and folded into totals per game kind
+//! and configuration and per bot version.
 //!
 //! Definitions, which the tests check against hand-computed numbers:
 //! - a game's *length* is the number of `ActionApplied` events in its own log (a fork's
@@ -25,18 +26,15 @@ use clack_rules::{Seat, streets};
 use serde::Serialize;
 
 use crate::stats::{Counts, Estimate, Moments};
+use crate::verify::{self, Rejections};
 
 /// Totals over every game folded in so far; merge two to combine their inputs.
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
     groups: BTreeMap<String, Group>,
     bots: BTreeMap<String, Bot>,
-    rejected: u64,
-    first_rejections: Vec<String>,
+    rejections: Rejections,
 }
-
-/// Rejections kept word for word; the rest are only counted.
-const KEEP_REJECTIONS: usize = 20;
 
 #[derive(Clone, Debug, Default)]
 struct Group {
@@ -83,15 +81,11 @@ struct Facts {
 }
 
 impl Analysis {
-    /// Folds one game's whole log in. A log that does not replay is counted as rejected, with
-    /// its reason, and adds nothing else.
+    /// Folds one game's whole log in. A log that does not replay, or whose game never ended, is
+    /// counted as rejected, with its reason, and adds nothing else.
     pub fn add_game(&mut self, events: &[pb::Event]) {
         if let Err(reason) = self.try_add(events) {
-            self.rejected += 1;
-            if self.first_rejections.len() < KEEP_REJECTIONS {
-                let id = events.first().map_or("", |e| e.game_id.as_str());
-                self.first_rejections.push(format!("game {id}: {reason}"));
-            }
+            self.rejections.add(events, &reason);
         }
     }
 
@@ -152,17 +146,15 @@ impl Analysis {
             mine.faults.merge(&bot.faults);
             mine.decision_ms.merge(&bot.decision_ms);
         }
-        self.rejected += other.rejected;
-        let room = KEEP_REJECTIONS.saturating_sub(self.first_rejections.len());
-        self.first_rejections.extend(other.first_rejections.into_iter().take(room));
+        self.rejections.merge(other.rejections);
     }
 
     /// The totals as numbers to report.
     pub fn summary(&self) -> Summary {
         Summary {
             games: self.groups.values().map(|g| g.games).sum(),
-            rejected: self.rejected,
-            first_rejections: self.first_rejections.clone(),
+            rejected: self.rejections.count(),
+            first_rejections: self.rejections.first().to_vec(),
             groups: self.groups.values().map(Group::summary).collect(),
             bots: self.bots.iter().map(|(key, bot)| bot.summary(key)).collect(),
         }
@@ -171,13 +163,11 @@ impl Analysis {
 
 /// Replays a log, gathering its facts on the way.
 fn replay(events: &[pb::Event]) -> Result<(GameLog, Facts), String> {
-    let (first, rest) = events.split_first().ok_or("an empty game")?;
-    let mut log = GameLog::begin(first).map_err(|e| e.to_string())?;
     let mut facts = Facts::default();
-    let mut before = first.unix_millis;
-    for event in rest {
+    let mut before = events.first().map_or(0, |e| e.unix_millis);
+    let log = verify::replay(events, |log, event| {
         match &event.payload {
-            Some(Payload::ActionApplied(applied)) => facts.action(&log, applied, event.unix_millis - before),
+            Some(Payload::ActionApplied(applied)) => facts.action(log, applied, event.unix_millis - before),
             Some(Payload::RoundEnded(round)) => {
                 facts.rounds += 1;
                 facts.round_ends.push(round_end_name(round.end).to_owned());
@@ -187,10 +177,8 @@ fn replay(events: &[pb::Event]) -> Result<(GameLog, Facts), String> {
             }
             _ => {}
         }
-        log.apply(event).map_err(|e| e.to_string())?;
         before = event.unix_millis;
-    }
-    log.finish_replay().map_err(|e| e.to_string())?;
+    })?;
     if matches!(log.game(), Game::Streets(_)) && log.ended().is_some_and(|e| e.reason == "played_out") {
         facts.rounds = 1;
     }
@@ -366,8 +354,9 @@ impl Bot {
 pub struct Summary {
     /// Games counted (their logs replayed and verified).
     pub games: u64,
-    /// Games whose logs did not replay, left out of everything else.
+    /// Games whose logs did not replay or never ended, left out of everything else.
     pub rejected: u64,
+    /// The first of them (up to 20), as `game ID: reason`.
     pub first_rejections: Vec<String>,
     pub groups: Vec<GroupSummary>,
     pub bots: Vec<BotSummary>,

@@ -1,10 +1,12 @@
 //! Logs as flat tables in Parquet files, for pandas, polars and DuckDB: `games.parquet` (one row
 //! per game), `seats.parquet` (one per seat of a game), `moves.parquet` (one per action) and
 //! `rounds.parquet` (one per Straight Dominoes round). Every game is replayed first, so only
-//! logs that verify are written. `docs/analysis.md` lists every column.
+//! finished games whose logs verify are written; the others are left out and named
+//! ([`crate::verify`]). Each file is written under a temporary name and renamed into place only
+//! once complete. `docs/analysis.md` lists every column.
 
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::{
@@ -22,11 +24,11 @@ use parquet::basic::Compression;
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 
+use crate::verify::{self, Rejections};
+
 /// Why the tables could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("game {game}: {message}")]
-    Game { game: String, message: String },
     #[error("cannot write {path}: {error}")]
     Io { path: String, error: std::io::Error },
     #[error(transparent)]
@@ -39,12 +41,14 @@ pub enum TableError {
 const GAMES_PER_BATCH: usize = 5_000;
 
 /// Writes the four tables into `dir`, one game at a time; call [`Tables::finish`] at the end.
+/// Dropped unfinished, the tables leave nothing behind.
 pub struct Tables {
     games: Table<GameRow>,
     seats: Table<SeatRow>,
     moves: Table<MoveRow>,
     rounds: Table<RoundRow>,
     buffered: usize,
+    rejections: Rejections,
 }
 
 impl std::fmt::Debug for Tables {
@@ -55,54 +59,43 @@ impl std::fmt::Debug for Tables {
 
 impl Tables {
     pub fn create(dir: &Path) -> Result<Tables, TableError> {
-        std::fs::create_dir_all(dir).map_err(|error| TableError::Io { path: dir.display().to_string(), error })?;
+        std::fs::create_dir_all(dir).map_err(|error| io_error(dir, error))?;
         Ok(Tables {
             games: Table::create(dir, "games")?,
             seats: Table::create(dir, "seats")?,
             moves: Table::create(dir, "moves")?,
             rounds: Table::create(dir, "rounds")?,
             buffered: 0,
+            rejections: Rejections::default(),
         })
     }
 
-    /// Replays one game and adds its rows.
+    /// Replays one game and adds its rows; a game whose log does not replay, or that never
+    /// ended, adds none and is noted in [`Tables::rejections`]. Only a failed write is an error.
     pub fn add_game(&mut self, events: &[pb::Event]) -> Result<(), TableError> {
-        let game_id = events.first().map_or_else(String::new, |e| e.game_id.clone());
-        let failed = |message: String| TableError::Game { game: game_id.clone(), message };
-        let (first, rest) = events.split_first().ok_or_else(|| failed("an empty game".to_owned()))?;
-        let mut log = GameLog::begin(first).map_err(|e| failed(e.to_string()))?;
-        let mut round = 1;
-        let mut moves = 0;
-        let mut rounds = 0;
-        let mut first_seat = None;
-        for event in rest {
-            match &event.payload {
-                Some(Payload::Dealt(dealt)) => round = dealt.round,
-                Some(Payload::ActionApplied(applied)) => {
-                    moves += 1;
-                    first_seat.get_or_insert(applied.seat);
-                    self.moves.rows.push(move_row(&log, event, applied, round));
-                }
-                Some(Payload::RoundEnded(ended)) => {
-                    rounds += 1;
-                    self.rounds.rows.push(RoundRow {
-                        game_id: game_id.clone(),
-                        round: ended.round,
-                        end: round_end(ended.end),
-                        winner: ended.winner,
-                        points: ended.points,
-                        scores: join(&ended.scores),
-                    });
-                }
-                _ => {}
-            }
-            log.apply(event).map_err(|e| failed(e.to_string()))?;
+        let mut rows = GameRows::default();
+        match verify::replay(events, |log, event| rows.event(log, event)) {
+            Ok(log) => self.add_rows(&log, rows)?,
+            Err(reason) => self.rejections.add(events, &reason),
         }
-        log.finish_replay().map_err(|e| failed(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The games left out so far.
+    pub fn rejections(&self) -> &Rejections {
+        &self.rejections
+    }
+
+    /// Adds the rows of a game that replayed.
+    fn add_rows(&mut self, log: &GameLog, rows: GameRows) -> Result<(), TableError> {
+        let moves = rows.moves.len() as u64;
+        let mut rounds = rows.rounds.len() as u64;
         if matches!(log.game(), Game::Streets(_)) && log.ended().is_some_and(|e| e.reason == "played_out") {
             rounds = 1;
         }
-        self.add_game_rows(&log, first, moves, rounds, first_seat)?;
+        self.add_game_rows(log, moves, rounds, rows.first_seat)?;
+        self.moves.rows.extend(rows.moves);
+        self.rounds.rows.extend(rows.rounds);
         self.buffered += 1;
         if self.buffered >= GAMES_PER_BATCH {
             self.flush()?;
@@ -113,7 +106,6 @@ impl Tables {
     fn add_game_rows(
         &mut self,
         log: &GameLog,
-        first: &pb::Event,
         moves: u64,
         rounds: u64,
         first_seat: Option<u32>,
@@ -134,7 +126,7 @@ impl Tables {
             rounds,
             reason: ended.map(|e| e.reason.clone()),
             winners: ended.map(|e| e.winners.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
-            created_millis: first.unix_millis,
+            created_millis: log.created_millis(),
         });
         let decided = ended.filter(|e| e.reason != "abandoned");
         let sides: Vec<usize> = (0..log.game().players()).map(|s| side(log.game(), Seat(s))).collect();
@@ -177,14 +169,46 @@ impl Tables {
         Ok(())
     }
 
-    /// Writes what is buffered and closes the files.
+    /// Writes what is buffered, closes the files and puts them under their final names.
     pub fn finish(mut self) -> Result<(), TableError> {
         self.flush()?;
-        self.games.writer.close()?;
-        self.seats.writer.close()?;
-        self.moves.writer.close()?;
-        self.rounds.writer.close()?;
+        // Every table is complete before any is renamed, so that a table that fails to close
+        // leaves none of the four new ones in place.
+        let files = [self.games.close()?, self.seats.close()?, self.moves.close()?, self.rounds.close()?];
+        for file in files {
+            file.keep()?;
+        }
         Ok(())
+    }
+}
+
+/// One game's moves and rounds, gathered while its log replays and added to the tables only
+/// once it has replayed whole, so that a game left out adds no row.
+#[derive(Default)]
+struct GameRows {
+    moves: Vec<MoveRow>,
+    rounds: Vec<RoundRow>,
+    first_seat: Option<u32>,
+}
+
+impl GameRows {
+    /// Notes an event, with the game as it stood before it.
+    fn event(&mut self, log: &GameLog, event: &pb::Event) {
+        match &event.payload {
+            Some(Payload::ActionApplied(applied)) => {
+                self.first_seat.get_or_insert(applied.seat);
+                self.moves.push(move_row(log, event, applied));
+            }
+            Some(Payload::RoundEnded(ended)) => self.rounds.push(RoundRow {
+                game_id: event.game_id.clone(),
+                round: ended.round,
+                end: round_end(ended.end),
+                winner: ended.winner,
+                points: ended.points,
+                scores: join(&ended.scores),
+            }),
+            _ => {}
+        }
     }
 }
 
@@ -195,7 +219,17 @@ fn side(game: &Game, seat: Seat) -> usize {
     }
 }
 
-fn move_row(log: &GameLog, event: &pb::Event, applied: &pb::ActionApplied, round: u32) -> MoveRow {
+/// The round being played, as `GetStateAt` shows it. It is read from the game, not counted from
+/// the deals in the log: a fork that starts inside a round has that round's deal among its
+/// parent's events, embedded in its `GameCreated`, not in its own log.
+fn round(game: &Game) -> u32 {
+    match game {
+        Game::Straight(g) => g.round(),
+        Game::Streets(_) => 1,
+    }
+}
+
+fn move_row(log: &GameLog, event: &pb::Event, applied: &pb::ActionApplied) -> MoveRow {
     let (kind, tile) = match applied.action.as_ref().and_then(|a| a.game.as_ref()) {
         Some(pb::action::Game::Straight(a)) => {
             let kind = pb::straight_action::Kind::try_from(a.kind).map_or("unspecified", |k| match k {
@@ -221,7 +255,7 @@ fn move_row(log: &GameLog, event: &pb::Event, applied: &pb::ActionApplied, round
     MoveRow {
         game_id: event.game_id.clone(),
         sequence: event.sequence,
-        round,
+        round: round(log.game()),
         seat: applied.seat,
         kind: kind.to_owned(),
         tile: tile.map(|t| format!("{}-{}", t.low, t.high)),
@@ -250,16 +284,27 @@ struct Table<R: Row> {
     writer: ArrowWriter<File>,
     schema: Arc<Schema>,
     rows: Vec<R>,
+    file: Partial,
 }
 
 impl<R: Row> Table<R> {
     fn create(dir: &Path, name: &str) -> Result<Table<R>, TableError> {
         let path = dir.join(format!("{name}.parquet"));
-        let file = File::create(&path).map_err(|error| TableError::Io { path: path.display().to_string(), error })?;
+        // The name starts with a dot so that readers of a directory of Parquet files (pyarrow's
+        // datasets among them) pass over a table still being written.
+        let temp = dir.join(format!(".{name}.parquet.partial"));
+        let file = File::create(&temp).map_err(|error| io_error(&temp, error))?;
+        let partial = Partial { temp, path, kept: false };
         let schema = Arc::new(R::schema());
         let properties = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
         let writer = ArrowWriter::try_new(file, schema.clone(), Some(properties))?;
-        Ok(Table { writer, schema, rows: Vec::new() })
+        Ok(Table { writer, schema, rows: Vec::new(), file: partial })
+    }
+
+    /// Writes the file's footer; the file is complete but still under its temporary name.
+    fn close(self) -> Result<Partial, TableError> {
+        self.writer.close()?;
+        Ok(self.file)
     }
 
     fn flush(&mut self) -> Result<(), TableError> {
@@ -271,6 +316,38 @@ impl<R: Row> Table<R> {
         self.rows.clear();
         Ok(())
     }
+}
+
+/// A file being written under a temporary name beside its final one, renamed into place only
+/// once complete, so that a failed or interrupted export never leaves a partial table under the
+/// name a reader opens. Dropped before then, it removes itself.
+struct Partial {
+    temp: PathBuf,
+    path: PathBuf,
+    kept: bool,
+}
+
+impl Partial {
+    /// Puts the complete file under its final name.
+    fn keep(mut self) -> Result<(), TableError> {
+        std::fs::rename(&self.temp, &self.path).map_err(|error| io_error(&self.path, error))?;
+        self.kept = true;
+        Ok(())
+    }
+}
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        if !self.kept {
+            // Nothing more can be done about a file that cannot be removed; it has a name no
+            // reader takes for a table.
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+fn io_error(path: &Path, error: std::io::Error) -> TableError {
+    TableError::Io { path: path.display().to_string(), error }
 }
 
 /// A row type: its schema and its rows as Arrow columns.

@@ -207,3 +207,12 @@ fn the_report_is_one_self_contained_page_with_svg_charts() {
     assert!(!html.contains("<script") && !html.contains("href=") && !html.contains("src="));
     assert!(!html.contains("<?xml"));
 }
+
+#[test]
+fn a_game_that_never_ended_is_left_out_and_named() {
+    let mut games = games();
+    games[3] = fixture::unfinished(&games[3]);
+    let summary = analyze_text(&fixture::export(&games), 2, &|_| {}).expect("reads").summary();
+    assert_eq!((summary.games, summary.rejected), (3, 1));
+    assert_eq!(summary.first_rejections, ["game s2: the game never ended"]);
+}

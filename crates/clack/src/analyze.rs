@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use clack_analysis::{Analysis, Tables, analyze_input, for_each_game_in, report};
+use clack_analysis::{Analysis, Rejections, Tables, analyze_input, for_each_game_in, report, verify};
 use clack_proto::v1 as pb;
 use clack_proto::v1::replay_service_client::ReplayServiceClient;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,7 +43,7 @@ pub(crate) struct AnalyzeArgs {
 pub(crate) enum Format {
     /// Flat tables (games, seats, moves, rounds) as Parquet files in the directory `--out`.
     Parquet,
-    /// The logs as JSON lines in the file `--out`.
+    /// The games' logs as they are, JSON lines in the file `--out`.
     Jsonl,
 }
 
@@ -53,7 +53,8 @@ pub(crate) struct ExportArgs {
     source: Source,
     #[arg(long, value_enum, default_value = "parquet")]
     format: Format,
-    /// A directory (parquet) or a file (jsonl).
+    /// A directory (parquet) or a file (jsonl). Each table is written as .NAME.parquet.partial
+    /// and renamed to NAME.parquet only once complete.
     #[arg(long)]
     out: PathBuf,
 }
@@ -100,15 +101,8 @@ pub(crate) async fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         let html = report::html(&summary, "Clack analysis")?;
         std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    println!(
-        "{} games in {:.2} s; {} logs did not replay",
-        summary.games,
-        started.elapsed().as_secs_f64(),
-        summary.rejected
-    );
-    for rejection in &summary.first_rejections {
-        println!("  rejected: {rejection}");
-    }
+    let counted = format!("{} games in {:.2} s", summary.games, started.elapsed().as_secs_f64());
+    print_counts(&counted, summary.rejected, &summary.first_rejections);
     for group in &summary.groups {
         println!(
             "{} {}: {} games, {:.2} rounds and {:.1} actions per game",
@@ -145,6 +139,16 @@ fn analyze_files(files: &[PathBuf], threads: Option<usize>) -> anyhow::Result<An
     Ok(analysis)
 }
 
+/// The first line of a report, with the number of games left out, then the first of them by
+/// name: `clack analyze` and `clack export` word them alike.
+#[allow(clippy::print_stdout)] // the command's report
+fn print_counts(counted: &str, rejected: u64, named: &[String]) {
+    println!("{counted}; {rejected} logs did not replay");
+    for rejection in named {
+        println!("  rejected: {rejection}");
+    }
+}
+
 /// A byte-count progress bar on standard error (hidden when that is not a terminal).
 fn progress(total: u64) -> ProgressBar {
     let bar = ProgressBar::new(total);
@@ -154,7 +158,6 @@ fn progress(total: u64) -> ProgressBar {
     bar
 }
 
-#[allow(clippy::print_stdout)] // the command's report
 pub(crate) async fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let mut sink = Sink::create(args)?;
     let mut games = 0u64;
@@ -186,15 +189,18 @@ pub(crate) async fn export(args: &ExportArgs) -> anyhow::Result<()> {
             }
         }
     }
+    let rejections = sink.rejections().clone();
     sink.finish()?;
-    println!("{games} games written to {}", args.out.display());
+    let written = games - rejections.count();
+    print_counts(&format!("{written} games written to {}", args.out.display()), rejections.count(), rejections.first());
     Ok(())
 }
 
-/// Where `clack export` writes.
+/// Where `clack export` writes. Both formats take only the games that pass the analysis's rule
+/// (`verify`): a finished game whose log replays.
 enum Sink {
     Tables(Box<Tables>),
-    Lines(std::io::BufWriter<std::fs::File>),
+    Lines { out: std::io::BufWriter<std::fs::File>, rejections: Rejections },
 }
 
 impl Sink {
@@ -204,29 +210,40 @@ impl Sink {
             Format::Jsonl => {
                 let file = std::fs::File::create(&args.out)
                     .with_context(|| format!("cannot create {}", args.out.display()))?;
-                Sink::Lines(std::io::BufWriter::new(file))
+                Sink::Lines { out: std::io::BufWriter::new(file), rejections: Rejections::default() }
             }
         })
     }
 
+    /// Writes a game, or notes it as left out; only a failed write is an error.
     fn add(&mut self, game: &[pb::Event]) -> anyhow::Result<()> {
         use std::io::Write;
         match self {
             Sink::Tables(tables) => tables.add_game(game)?,
-            Sink::Lines(out) => {
-                for event in game {
-                    writeln!(out, "{}", clack_log::json::to_line(event))?;
+            Sink::Lines { out, rejections } => match verify::replay(game, |_, _| {}) {
+                Ok(_) => {
+                    for event in game {
+                        writeln!(out, "{}", clack_log::json::to_line(event))?;
+                    }
                 }
-            }
+                Err(reason) => rejections.add(game, &reason),
+            },
         }
         Ok(())
+    }
+
+    fn rejections(&self) -> &Rejections {
+        match self {
+            Sink::Tables(tables) => tables.rejections(),
+            Sink::Lines { rejections, .. } => rejections,
+        }
     }
 
     fn finish(self) -> anyhow::Result<()> {
         use std::io::Write;
         match self {
             Sink::Tables(tables) => tables.finish()?,
-            Sink::Lines(mut out) => out.flush()?,
+            Sink::Lines { mut out, .. } => out.flush()?,
         }
         Ok(())
     }

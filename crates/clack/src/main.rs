@@ -31,6 +31,9 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Summarise many finished games (per configuration and bot version), with an HTML report.
+    ///
+    /// Every game is replayed first: one whose log does not replay, or that never ended, is left
+    /// out and named.
     Analyze(analyze::AnalyzeArgs),
     /// Write a backup of a running server's data to a file (an admin's key needed).
     Backup(backupcli::BackupArgs),
@@ -44,6 +47,9 @@ enum Command {
     /// Ask a server whether it serves (exit 0 if so), for container health checks.
     Health(health::Args),
     /// Write finished games as Parquet tables (or JSON lines), from exports or a server.
+    ///
+    /// Every game is replayed first: one whose log does not replay, or that never ended, is left
+    /// out and named, and the rest are written.
     Export(analyze::ExportArgs),
     /// Start a new game from a finished one as it stood after an event, with new seats.
     Fork(analyze::ForkArgs),

@@ -1,7 +1,9 @@
 //! `clack analyze` and `clack export --format parquet` through the real binary: the Parquet
 //! tables read with pyarrow and pandas (tests/python/parquet_check.py) agree with the JSON lines
 //! export they came from; the analysis writes its JSON summary and a self-contained HTML report;
-//! `--server` reads the finished games of a running server.
+//! `--server` reads the finished games of a running server. Both export formats leave out and
+//! name the games that do not replay or never ended, as the analysis does, and a Parquet export
+//! that fails leaves no table behind.
 
 mod support;
 
@@ -16,6 +18,14 @@ fn clack(args: &[&str]) -> String {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "clack {args:?} failed: {stdout} {}", String::from_utf8_lossy(&output.stderr));
     stdout
+}
+
+/// Runs clack expecting it to fail; returns what it said on standard error.
+fn clack_fails(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_clack")).args(args).output().expect("clack runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "clack {args:?} succeeded: {}", String::from_utf8_lossy(&output.stdout));
+    stderr
 }
 
 /// Two exports: Straight Dominoes with teams (so a seat's score is its side's) and Streets and
@@ -115,4 +125,104 @@ async fn analyze_and_export_read_the_finished_games_of_a_server() {
     assert!(said.1.starts_with("3 games written"), "{}", said.1);
     assert!(said.2.starts_with("3 games in"), "{}", said.2);
     server.stop().await;
+}
+
+/// Five two-player Straight Dominoes games, `selfplay-0` to `selfplay-4`.
+fn five_games(dir: &Path) -> String {
+    let path = dir.join("five.jsonl").display().to_string();
+    clack(&["selfplay", "--game", "straight", "--players", "2", "--games", "5", "--seed", "0", "--export", &path]);
+    path
+}
+
+/// The five games with two spoiled: in `selfplay-1` a scoring play claims 5 points more than
+/// it scored (the log does not replay), and `selfplay-3` is cut where a seat is to move (it
+/// replays, but never ended).
+fn spoiled_export(dir: &Path) -> String {
+    let text = std::fs::read_to_string(five_games(dir)).expect("the export");
+    let events: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    let of = |e: &serde_json::Value, game: &str| e["gameId"] == game;
+    let points = |e: &serde_json::Value| e["actionApplied"]["points"].as_u64().unwrap_or(0);
+    let sequence = |e: &serde_json::Value| e["sequence"].as_str().and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+    let damage = events.iter().position(|e| of(e, "selfplay-1") && points(e) > 0).expect("a scoring play");
+    // After an event that an action follows, the game waits for a seat: nothing is owed.
+    let acts = |i: usize| events.get(i).is_some_and(|e| of(e, "selfplay-3") && e.get("actionApplied").is_some());
+    let cut = (0..events.len()).find(|&i| of(&events[i], "selfplay-3") && sequence(&events[i]) >= 10 && acts(i + 1));
+    let cut = cut.expect("a place to cut");
+    let mut lines = String::new();
+    for (i, event) in events.iter().enumerate() {
+        if of(event, "selfplay-3") && i > cut {
+            continue;
+        }
+        let mut event = event.clone();
+        if i == damage {
+            event["actionApplied"]["points"] = (points(&event) + 5).into();
+        }
+        lines.push_str(&format!("{event}\n"));
+    }
+    let path = dir.join("spoiled.jsonl");
+    std::fs::write(&path, lines).expect("writes");
+    path.display().to_string()
+}
+
+/// Checks that an export named the two spoiled games and counted the rest.
+fn assert_names_the_spoiled_games(said: &str) {
+    assert!(said.starts_with("3 games written"), "{said}");
+    assert!(said.contains("; 2 logs did not replay"), "{said}");
+    assert!(said.contains("rejected: game selfplay-1: event ") && said.contains("disagrees with the rules"), "{said}");
+    assert!(said.contains("rejected: game selfplay-3: the game never ended"), "{said}");
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the directory")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn parquet_export_leaves_out_and_names_games_that_do_not_replay() {
+    let dir = tempfile::tempdir().expect("dir");
+    let spoiled = spoiled_export(dir.path());
+    let tables = dir.path().join("tables");
+    let said = clack(&["export", "--format", "parquet", "--out", &tables.display().to_string(), &spoiled]);
+    assert_names_the_spoiled_games(&said);
+    assert_eq!(names_in(&tables), ["games.parquet", "moves.parquet", "rounds.parquet", "seats.parquet"]);
+    let analyzed = clack(&["analyze", &spoiled]);
+    assert!(analyzed.starts_with("3 games in") && analyzed.contains("; 2 logs did not replay"), "{analyzed}");
+}
+
+#[test]
+fn a_failed_parquet_export_leaves_no_table_behind() {
+    let dir = tempfile::tempdir().expect("dir");
+    let text = std::fs::read_to_string(five_games(dir.path())).expect("the export");
+    let damaged = dir.path().join("damaged.jsonl");
+    std::fs::write(&damaged, format!("{text}{{\"gameId\":\n")).expect("writes");
+    let tables = dir.path().join("tables");
+    let said = clack_fails(&[
+        "export",
+        "--format",
+        "parquet",
+        "--out",
+        &tables.display().to_string(),
+        &damaged.display().to_string(),
+    ]);
+    assert!(said.contains("line "), "{said}");
+    assert!(names_in(&tables).is_empty(), "{:?}", names_in(&tables));
+}
+
+#[test]
+fn jsonl_export_writes_only_finished_games_that_replay() {
+    let dir = tempfile::tempdir().expect("dir");
+    let spoiled = spoiled_export(dir.path());
+    let lines = dir.path().join("out.jsonl").display().to_string();
+    let said = clack(&["export", "--format", "jsonl", "--out", &lines, &spoiled]);
+    assert_names_the_spoiled_games(&said);
+    let written = std::fs::read_to_string(&lines).expect("the output");
+    for game in ["selfplay-1", "selfplay-3"] {
+        assert!(!written.contains(&format!("\"{game}\"")), "{game} was written");
+    }
+    let analyzed = clack(&["analyze", &lines]);
+    assert!(analyzed.starts_with("3 games in") && analyzed.contains("; 0 logs did not replay"), "{analyzed}");
 }
