@@ -188,7 +188,7 @@ impl BotLibrary {
             }
             None => {
                 asker.meter.within(Counted::Bots, self.owned_by(&who.quota_key()), "bots", who)?;
-                let (owner, token) = new_owner(&asker.identity)?;
+                let (owner, token) = new_owner(asker.identity)?;
                 owner_token = token;
                 new_owner_record = Some(OwnerRecord::new(&owner, who));
                 pb::BotSummary {
@@ -421,7 +421,7 @@ impl BotLibrary {
         }
         asker.meter.match_games(&asker.identity.who, request.games)?;
         let who = &asker.identity.who;
-        let (owner, owner_token) = new_owner(&asker.identity)?;
+        let (owner, owner_token) = new_owner(asker.identity)?;
         let owner = OwnerRecord::new(&owner, who);
         let mut played = Match::new(options, entrants, request.seed.unwrap_or(0));
         let mut match_games = Vec::new();
