@@ -122,7 +122,7 @@ impl From<Error> for Status {
                     format!("the stored log of game {game} cannot be read back; the server log has the detail"),
                 )
             }
-            Error::Store(StoreError::Corrupt(_)) => {
+            Error::Store(StoreError::Corrupt(_) | StoreError::Lost(_)) => {
                 tracing::error!(%error, "stored data does not decode");
                 (Code::DataLoss, "stored data cannot be read back; the server log has the detail".to_owned())
             }

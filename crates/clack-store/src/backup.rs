@@ -1,7 +1,8 @@
-//! Backups: everything a sled directory holds, as one file, and a fresh directory made from one.
+//! Backups: everything a data directory holds, as one file, and a fresh directory made from one.
 //!
 //! The file is `CLACKBK1`, then sled's export (every tree: its kind and name, then its records,
-//! each a list of byte strings), each piece length-prefixed, then the SHA-256 of all that. The
+//! each a list of byte strings) and the journal's live games as one more such tree, each piece
+//! length-prefixed, then the SHA-256 of all that. The
 //! copy is made on the store's writer thread (see `Durable::backup`), between two groups of
 //! writes, so it is one moment of the store even while the server serves: no write runs while it
 //! is taken. A restore checks the checksum before it writes anything, and only into a directory
@@ -24,10 +25,29 @@ fn put(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-/// Everything in `db`, as a backup file's bytes.
-pub(crate) fn encode(db: &sled::Db) -> Vec<u8> {
+/// The tree of a backup that holds the live games of the journal, one record each: the game id,
+/// its summary, then its events. It is not one of sled's.
+const LIVE_KIND: &[u8] = b"clack";
+const LIVE_NAME: &[u8] = b"journal-live";
+
+/// A live game as a backup takes it: id, summary, events.
+pub(crate) type LiveGame<'a> = (&'a [u8], &'a [u8], &'a [Vec<u8>]);
+
+/// Everything in `db` and the journal's `live` games, as a backup file's bytes.
+pub(crate) fn encode<'a>(db: &sled::Db, live: impl Iterator<Item = LiveGame<'a>>) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
-    for (kind, name, records) in db.export() {
+    let live: Vec<Vec<Vec<u8>>> =
+        live.map(|(id, summary, events)| [vec![id.to_vec(), summary.to_vec()], events.to_vec()].concat()).collect();
+    let trees = db
+        .export()
+        .into_iter()
+        .map(|(kind, name, records)| (kind, name, Box::new(records) as Box<dyn Iterator<Item = Vec<Vec<u8>>>>));
+    let journal = std::iter::once((
+        LIVE_KIND.to_vec(),
+        LIVE_NAME.to_vec(),
+        Box::new(live.into_iter()) as Box<dyn Iterator<Item = Vec<Vec<u8>>>>,
+    ));
+    for (kind, name, records) in trees.chain(journal) {
         out.push(TREE);
         put(&mut out, &kind);
         put(&mut out, &name);
@@ -103,10 +123,18 @@ pub fn restore(file: &[u8], path: &Path) -> Result<usize, StoreError> {
     if path.exists() {
         return Err(StoreError::Backend(format!("{} exists; restore into a new directory", path.display())));
     }
-    let trees = decode(file)?;
-    let records = trees.iter().map(|t| t.2.len()).sum();
+    let (live, trees): (Vec<Tree>, Vec<Tree>) =
+        decode(file)?.into_iter().partition(|(kind, name, _)| kind == LIVE_KIND && name == LIVE_NAME);
+    let records = trees.iter().chain(&live).map(|t| t.2.len()).sum();
     let db = sled::Config::new().path(path).flush_every_ms(None).open()?;
     db.import(trees.into_iter().map(|(kind, name, records)| (kind, name, records.into_iter())).collect());
     db.flush()?;
+    // A backup of layout 3 holds the live games: they go into a new journal, which starts at
+    // segment 0. (An older backup restores to its own layout, which `clack store migrate` moves on.)
+    let log = db.open_tree("log")?;
+    if log.get(crate::sled_store::LAYOUT_KEY)?.as_deref() == Some(&[crate::sled_store::LAYOUT]) {
+        crate::sled_store::restart_journal(path, &log, live.into_iter().flat_map(|t| t.2))?;
+        db.flush()?;
+    }
     Ok(records)
 }

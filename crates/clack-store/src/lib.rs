@@ -14,6 +14,7 @@
 mod backup;
 mod durable;
 mod hook;
+mod journal;
 mod listing;
 mod memory;
 mod migrate;
@@ -50,6 +51,14 @@ pub enum StoreError {
     /// The disk is full, or too close to full to write (see [`Reserve`]).
     #[error("the disk is full: {0}")]
     Full(String),
+    /// The store has lost writes it acknowledged, or a part of it is missing: a damaged
+    /// directory, which must not be served as if it were whole.
+    #[error(
+        "the store has lost acknowledged writes: {0}. Do not serve this directory as it is: keep it aside and \
+         restore the newest backup into a fresh directory (`clack restore`); docs/durability.md says how to save what \
+         still verifies"
+    )]
+    Lost(String),
     /// The game is finished and its log sealed: it takes no more events.
     #[error("game {0} is finished; its log takes no more events")]
     Sealed(String),

@@ -1,36 +1,49 @@
-//! The sled backend: a real database directory on disk.
+//! The on-disk store: a journal of live games beside a sled archive of finished ones.
 //!
-//! Two trees. `log` holds every game, under keys that start with one byte saying what they are:
-//! - `e`, the game id, a zero byte and the big-endian sequence: one event of a live game, without
-//!   its game id and sequence (the key says both), so a game's events are one ordered range;
-//! - `s` and the game id: a finished game's whole log, sealed (see `sealed.rs`);
-//! - `g` and the game id: the game's summary;
-//! - `i`, status, kind, creation time and game id: the listing index (see `listing.rs`);
-//! - `mlayout`: which layout the directory is in.
+//! The data directory holds sled's files and `journal/` (see `journal/mod.rs`). A live game's
+//! events, and its summary when that changes, are appended to the journal; the journal keeps
+//! every live game in memory too, so an append reads nothing and a read of a live game touches no
+//! disk. The append that finishes a game seals it into the archive, sled's `log` tree, in one
+//! batch: its whole log as one record (`sealed.rs`), its summary and its listing index entries;
+//! the journal then drops the game. So sled sees one write per finished game (and the small
+//! records: seat tokens, owners, bots, accounts), a pattern it keeps within bounds, where a write
+//! per move made it grow without end.
 //!
-//! `records` holds small records. A group of appends is one sled batch on `log`, which sled
-//! applies atomically, so a game's events, its summary and its index entries never disagree
-//! after a crash. The append that finishes a game seals it in that same batch: its live events
-//! are removed and the sealed record written, so a crash leaves the game wholly live or wholly
-//! sealed, never both or neither.
+//! Keys of the `log` tree, each led by one byte saying what it is:
+//! - `s` and the game id: a finished game's whole log, sealed;
+//! - `g` and the game id: a finished game's summary, with its last sequence;
+//! - `i`, status, kind, creation time and game id: the listing index of finished games (live
+//!   games' entries are kept in memory, and a listing merges the two);
+//! - `mlayout` (the layout, 3), `mstore` (this directory's id, also in every journal segment's
+//!   header), `mcount` (how many times the archive has been flushed with new writes: its write
+//!   count), `mjournal` (the journal's oldest segment).
 //!
-//! A move changes a game's sequence and little else, so the summary is written only when
-//! something in it other than the sequence changes (a seat taken, the game over); a live game's
-//! sequence is read from its last event key, a sealed game's is kept in its summary. What an
-//! append is checked against (the game's last sequence) is kept in memory for games written
-//! since the store opened, so an append reads nothing. That halves the work sled does per move,
-//! which is most of the cost of a move on a busy server.
+//! `records` holds small records.
+//!
+//! **What is detected.** After each flush that wrote to the archive, the journal records the
+//! archive's write count with its next sync, and every journal record carries the count as it
+//! was. sled recovers a damaged file by keeping what precedes the damage, so an archive that lost
+//! acknowledged writes holds a count below the one the journal saw, or nothing at all; a journal
+//! with a segment or record missing, cut short or overwritten fails its own checks
+//! (`journal/segment.rs`). Either refuses to open with [`StoreError::Lost`]. A panic inside sled
+//! while opening is the same refusal.
+//!
+//! **Order of writes.** A group's sealing batch is applied before the journal learns that the
+//! game left it, and the archive is flushed before the journal writes that down: a crash between
+//! leaves the game in both, and on open the archive's sealed copy wins. Segments are removed only
+//! after the archive has recorded the journal's new start.
 //!
 //! sled's `flush_async` deadlocks under concurrent callers (sled issue #1308); only the blocking
 //! `flush` is used, and only from blocking threads.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use clack_proto::v1 as pb;
 use prost::Message;
 
+use crate::journal::Journal;
 use crate::listing::{self, Cursor, ListQuery, Page};
 use crate::sealed;
 use crate::{Append, EventStore, StoreError, check_continues};
@@ -40,25 +53,36 @@ pub struct SledStore {
     db: sled::Db,
     log: sled::Tree,
     records: sled::Tree,
-    heads: Arc<Mutex<HashMap<String, Head>>>,
+    state: Arc<Mutex<State>>,
 }
 
-/// What the store remembers of a game it has written to since it opened.
-#[derive(Debug, Clone)]
-struct Head {
-    sequence: u64,
-    /// The summary as stored.
-    summary: Vec<u8>,
-    sealed: bool,
+/// What the store keeps in memory, behind one lock: the journal (with the live games) and the
+/// live games' listing index.
+#[derive(Debug)]
+struct State {
+    journal: Journal,
+    /// Index keys of live games (the archive indexes finished games only).
+    live_index: BTreeSet<Vec<u8>>,
+    /// The archive's write count, as stored under `mcount`.
+    archived: u64,
+    /// The archive took writes since its last flush.
+    dirty: bool,
 }
 
 pub(crate) const EVENT: u8 = b'e';
 const SEALED: u8 = b's';
 pub(crate) const SUMMARY: u8 = b'g';
 pub(crate) const LAYOUT_KEY: &[u8] = b"mlayout";
-/// The layout this version writes: 2 since logs are sealed and listed through an index.
-pub(crate) const LAYOUT: u8 = 2;
+const STORE_KEY: &[u8] = b"mstore";
+const COUNT_KEY: &[u8] = b"mcount";
+const JOURNAL_KEY: &[u8] = b"mjournal";
+/// The layout this version writes: 3 since live games are journaled and sled archives finished
+/// ones. (2: live events in sled, one record each; 1: no sealing, no index.)
+pub(crate) const LAYOUT: u8 = 3;
+/// The journal's folder inside the data directory.
+pub(crate) const JOURNAL_DIR: &str = "journal";
 
+/// The key of one live event in layout 2 (migration reads them).
 pub(crate) fn event_key(game_id: &str, sequence: u64) -> Vec<u8> {
     let mut key = Vec::with_capacity(game_id.len() + 10);
     key.push(EVENT);
@@ -76,13 +100,8 @@ pub(crate) fn sealed_key(game_id: &str) -> Vec<u8> {
     [&[SEALED], game_id.as_bytes()].concat()
 }
 
-/// The sequence at the end of an event key.
-fn key_sequence(key: &[u8]) -> Option<u64> {
-    key.get(key.len().checked_sub(8)?..).and_then(|b| <[u8; 8]>::try_from(b).ok()).map(u64::from_be_bytes)
-}
-
 /// A live game's summary as stored: without its sequence, which changes with every move.
-fn stored_summary(summary: &pb::GameSummary) -> Vec<u8> {
+pub(crate) fn stored_summary(summary: &pb::GameSummary) -> Vec<u8> {
     pb::GameSummary { sequence: 0, ..summary.clone() }.encode_to_vec()
 }
 
@@ -92,11 +111,16 @@ fn sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
     path.with_file_name(format!("{name}.{suffix}"))
 }
 
-/// Opens sled in `path` without looking at what it holds.
+/// A panic inside sled (seen on damaged files) as the refusal it should have been.
+fn unpanicked<T>(what: &str, f: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(StoreError::Lost(format!("sled panicked while {what}: its files are damaged"))))
+}
+
+/// Opens sled in `path` without looking at what it holds. Every acknowledged write is flushed
+/// explicitly (see `Durable`), so sled's timed flusher is off.
 pub(crate) fn open_db(path: &Path) -> Result<sled::Db, StoreError> {
-    // Every acknowledged write is flushed explicitly (see `Durable`), so sled's own timed
-    // flusher would only add flushes nobody waits for.
-    let db = sled::Config::new().path(path).flush_every_ms(None).open()?;
+    let db = unpanicked("opening", || Ok(sled::Config::new().path(path).flush_every_ms(None).open()?))?;
     if db.tree_names().iter().any(|name| name.as_ref() == b"events") {
         return Err(StoreError::Corrupt(format!(
             "{} holds games in the layout of an earlier Clack (trees `events` and `games`); \
@@ -107,9 +131,78 @@ pub(crate) fn open_db(path: &Path) -> Result<sled::Db, StoreError> {
     Ok(db)
 }
 
+fn read_u64(log: &sled::Tree, key: &[u8]) -> Result<Option<u64>, StoreError> {
+    let Some(value) = log.get(key)? else { return Ok(None) };
+    let bytes = <[u8; 8]>::try_from(value.as_ref()).map_err(|_| StoreError::Lost(format!("{key:?} is damaged")))?;
+    Ok(Some(u64::from_le_bytes(bytes)))
+}
+
+/// A fresh id for a new directory: the time, the process and the path, hashed.
+pub(crate) fn new_store_id(path: &Path) -> u64 {
+    use sha2::{Digest, Sha256};
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let seed = format!("{nanos} {} {}", std::process::id(), path.display());
+    let digest = Sha256::digest(seed.as_bytes());
+    u64::from_le_bytes(digest[..8].try_into().unwrap_or_default())
+}
+
+/// Adds what a new layout-3 archive starts with (its id, count 1, the journal from segment 0,
+/// the layout mark) to `batch`.
+pub(crate) fn start_archive(batch: &mut sled::Batch, store: u64) {
+    batch.insert(STORE_KEY, &store.to_le_bytes());
+    batch.insert(COUNT_KEY, &1u64.to_le_bytes());
+    batch.insert(JOURNAL_KEY, &0u64.to_le_bytes());
+    batch.insert(LAYOUT_KEY, &[LAYOUT]);
+}
+
+/// The journal's directory in a data directory.
+pub(crate) fn journal_dir(path: &Path) -> std::path::PathBuf {
+    path.join(JOURNAL_DIR)
+}
+
+/// Where a migration to layout 3 builds the journal before it moves it into place.
+pub(crate) fn migrating_dir(path: &Path) -> std::path::PathBuf {
+    path.join("journal.migrating")
+}
+
+/// A migration that stopped after the archive moved to layout 3 had only to move the journal
+/// it built into place: this does that.
+pub(crate) fn finish_migration(path: &Path) -> Result<(), StoreError> {
+    if journal_dir(path).exists() || !migrating_dir(path).exists() {
+        return Ok(());
+    }
+    let io = |e: std::io::Error| StoreError::Backend(format!("finishing the migration of {}: {e}", path.display()));
+    std::fs::rename(migrating_dir(path), journal_dir(path)).map_err(io)?;
+    crate::journal::segment::sync_dir(path).map_err(io)
+}
+
+/// Starts a new journal for a restored archive, from segment 0, holding the `live` games (each a
+/// record of id, summary, then events).
+pub(crate) fn restart_journal(
+    path: &Path,
+    log: &sled::Tree,
+    live: impl Iterator<Item = Vec<Vec<u8>>>,
+) -> Result<(), StoreError> {
+    let missing = || StoreError::Corrupt("the backup's archive has no `mstore` or `mcount` record".into());
+    let store = read_u64(log, STORE_KEY)?.ok_or_else(missing)?;
+    let archived = read_u64(log, COUNT_KEY)?.ok_or_else(missing)?;
+    log.insert(JOURNAL_KEY, &0u64.to_le_bytes())?;
+    let mut journal = Journal::create(&journal_dir(path), store, archived)?;
+    for record in live {
+        let mut fields = record.into_iter();
+        let (Some(id), Some(summary)) = (fields.next(), fields.next()) else {
+            return Err(StoreError::Corrupt("a live game in the backup has no id or summary".into()));
+        };
+        let id = String::from_utf8(id).map_err(|_| StoreError::Corrupt("a live game's id is not text".into()))?;
+        journal.append(&id, 1, fields.collect(), Some(summary))?;
+    }
+    journal.sync(archived)
+}
+
 impl SledStore {
-    /// Opens (or creates) the database in `path`. One process per directory: sled locks it. A
-    /// directory written by a Clack from before sealed logs is refused until it is migrated.
+    /// Opens (or creates) the store in `path`. One process per directory: sled locks it. A
+    /// directory in an earlier layout is refused until it is migrated; one that has lost
+    /// acknowledged writes is refused with [`StoreError::Lost`].
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
         let kept = sibling(path, "before-compact");
         if kept.exists() {
@@ -120,27 +213,77 @@ impl SledStore {
             )));
         }
         let db = open_db(path)?;
-        let log = db.open_tree("log")?;
+        let log = unpanicked("reading", || Ok(db.open_tree("log")?))?;
+        let records = unpanicked("reading", || Ok(db.open_tree("records")?))?;
+        unpanicked("reading", || Self::check_layout(path, &db, &log))?;
+        let state = unpanicked("reading", || Self::recover(path, &db, &log))?;
+        Ok(SledStore { db, log, records, state: Arc::new(Mutex::new(state)) })
+    }
+
+    /// Checks the layout mark; a new directory gets layout 3 and an empty journal.
+    fn check_layout(path: &Path, db: &sled::Db, log: &sled::Tree) -> Result<(), StoreError> {
         match log.get(LAYOUT_KEY)?.as_deref() {
-            Some([LAYOUT]) => {}
+            Some([LAYOUT]) => finish_migration(path),
             None if log.is_empty() => {
-                log.insert(LAYOUT_KEY, &[LAYOUT])?;
+                let journal = journal_dir(path);
+                if journal.exists() {
+                    return Err(StoreError::Lost(format!(
+                        "sled's files in {} hold nothing, but the journal of live games is there: the archive was \
+                         emptied or replaced",
+                        path.display()
+                    )));
+                }
+                let store = new_store_id(path);
+                let mut batch = sled::Batch::default();
+                start_archive(&mut batch, store);
+                log.apply_batch(batch)?;
+                db.flush()?;
+                Journal::create(&journal, store, 1)?;
+                Ok(())
             }
-            None => {
-                return Err(StoreError::Corrupt(format!(
-                    "{0} holds games in the layout of an earlier Clack (one record per event, no listing \
-                     index); run `clack store migrate --data {0}` once, then start again",
-                    path.display()
-                )));
-            }
-            Some(other) => {
-                return Err(StoreError::Corrupt(format!(
-                    "{} is in storage layout {other:?}, which this Clack does not know",
-                    path.display()
-                )));
-            }
+            Some([2]) | None => Err(StoreError::Corrupt(format!(
+                "{0} holds games in the layout of an earlier Clack; run `clack store migrate --data {0}` once, \
+                 then start again",
+                path.display()
+            ))),
+            Some(other) => Err(StoreError::Corrupt(format!(
+                "{} is in storage layout {other:?}, which this Clack does not know",
+                path.display()
+            ))),
         }
-        Ok(SledStore { log, records: db.open_tree("records")?, db, heads: Arc::default() })
+    }
+
+    /// Opens the journal, checks it against the archive, and settles games a crash left in both.
+    fn recover(path: &Path, db: &sled::Db, log: &sled::Tree) -> Result<State, StoreError> {
+        let missing = |key: &str| StoreError::Lost(format!("the archive's `{key}` record is missing"));
+        let store = read_u64(log, STORE_KEY)?.ok_or_else(|| missing("mstore"))?;
+        let archived = read_u64(log, COUNT_KEY)?.ok_or_else(|| missing("mcount"))?;
+        let first = read_u64(log, JOURNAL_KEY)?.ok_or_else(|| missing("mjournal"))?;
+        let mut journal = Journal::open(&journal_dir(path), store, first)?;
+        if archived < journal.archived() {
+            return Err(StoreError::Lost(format!(
+                "the archive (sled) in {} holds {archived} flushed writes, but the journal saw {} acknowledged: sled \
+                 lost the newest of them",
+                path.display(),
+                journal.archived()
+            )));
+        }
+        // Sealed in the archive, still in the journal: the process stopped between the two.
+        let sealed: Vec<String> = journal
+            .games()
+            .map(|(id, _)| id.clone())
+            .filter(|id| log.contains_key(sealed_key(id)).unwrap_or(false))
+            .collect();
+        for id in &sealed {
+            journal.seal(id);
+        }
+        journal.sync(archived)?;
+        let mut live_index = BTreeSet::new();
+        for (_, game) in journal.games() {
+            live_index.extend(listing::index_keys(&pb::GameSummary::decode(game.summary.as_slice())?));
+        }
+        let _ = db;
+        Ok(State { journal, live_index, archived, dirty: false })
     }
 
     /// Migrates a directory from the layout of an earlier Clack (see `migrate.rs`).
@@ -148,10 +291,10 @@ impl SledStore {
         crate::migrate::run(path)
     }
 
-    /// Rewrites the directory at `path` (which no process may have open) into a fresh one that
-    /// holds only what is there now: sled keeps the space of removed and overwritten records in
-    /// its segments for a while, and this gives it back. The original is kept beside it, as
-    /// `<path>.before-compact`, until the copy is complete and flushed.
+    /// Rewrites the archive in `path` (which no process may have open) into a fresh directory
+    /// that holds only what is there now, and moves the journal into it: sled keeps the space of
+    /// removed and overwritten records in its segments for a while, and this gives it back. The
+    /// original is kept beside it, as `<path>.before-compact`, until the copy is complete.
     pub fn compact(path: &Path) -> Result<(), StoreError> {
         let fresh = sibling(path, "compacting");
         let kept = sibling(path, "before-compact");
@@ -166,128 +309,61 @@ impl SledStore {
             copy.flush()?;
         }
         std::fs::rename(path, &kept).map_err(io)?;
+        if journal_dir(&kept).exists() {
+            std::fs::rename(journal_dir(&kept), journal_dir(&fresh)).map_err(io)?;
+        }
         std::fs::rename(&fresh, path).map_err(io)?;
         std::fs::remove_dir_all(&kept).map_err(io)
     }
 
-    /// The tree that holds every game, for tools that must write below the store's API: the
-    /// fuzz target of the reader puts arbitrary bytes under a game's keys with it. Nothing that
-    /// serves games uses it.
+    /// The archive tree, for tools that must write below the store's API: the fuzz target of
+    /// the reader puts arbitrary bytes under a game's keys with it. Nothing that serves games
+    /// uses it.
     #[doc(hidden)]
     pub fn raw_log(&self) -> &sled::Tree {
         &self.log
     }
 
-    /// How many bytes sled says the directory holds.
+    /// How many bytes the directory takes: sled's files and the journal's.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
-        Ok(self.db.size_on_disk()?)
+        Ok(self.db.size_on_disk()? + self.state().journal.disk_bytes())
     }
 
-    fn heads(&self) -> MutexGuard<'_, HashMap<String, Head>> {
-        // Heads are replaced whole after a batch lands, so a panic cannot leave one half-made.
-        self.heads.lock().unwrap_or_else(PoisonError::into_inner)
+    fn state(&self) -> MutexGuard<'_, State> {
+        // The state is changed only after each step has succeeded, so a panic cannot leave it
+        // half-made.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn live_range(game_id: &str) -> std::ops::RangeInclusive<Vec<u8>> {
-        event_key(game_id, 0)..=event_key(game_id, u64::MAX)
+    /// A finished game's summary from the archive.
+    fn archived_summary(&self, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError> {
+        self.log.get(summary_key(game_id))?.map(|bytes| Ok(pb::GameSummary::decode(&*bytes)?)).transpose()
     }
 
-    /// The sequence of a live game's last event, 0 if it has none.
-    fn last_live_sequence(&self, game_id: &str) -> Result<u64, StoreError> {
-        let Some((key, _)) = self.log.range(Self::live_range(game_id)).next_back().transpose()? else {
-            return Ok(0);
-        };
-        key_sequence(&key).ok_or_else(|| StoreError::Corrupt(format!("event key of {game_id} is short")))
-    }
-
-    fn load_head(&self, game_id: &str) -> Result<Head, StoreError> {
-        let summary = self.log.get(summary_key(game_id))?.map(|v| v.to_vec()).unwrap_or_default();
-        let sealed = self.log.contains_key(sealed_key(game_id))?;
-        let sequence = if sealed {
-            pb::GameSummary::decode(summary.as_slice())?.sequence
-        } else {
-            self.last_live_sequence(game_id)?
-        };
-        Ok(Head { sequence, summary, sealed })
-    }
-
-    /// A stored summary with its sequence filled in (a sealed game's is stored with it).
-    fn full_summary(&self, game_id: &str, stored: &[u8]) -> Result<pb::GameSummary, StoreError> {
-        let mut summary = pb::GameSummary::decode(stored)?;
-        if summary.sequence == 0 {
-            summary.sequence = self.last_live_sequence(game_id)?;
-        }
-        Ok(summary)
-    }
-
-    /// Adds the append at `index` to `batch` if it continues its game; returns the new head.
-    /// `results` says which earlier appends of the group landed.
-    fn stage(
-        &self,
-        appends: &[Append],
-        results: &[Result<(), StoreError>],
-        head: &Head,
-        batch: &mut sled::Batch,
-    ) -> Result<Head, StoreError> {
-        let append = &appends[results.len()];
-        check_continues(append)?;
-        if head.sealed {
-            return Err(StoreError::Sealed(append.game_id.clone()));
-        }
-        if head.sequence != append.expected {
-            return Err(StoreError::Conflict { expected: append.expected, actual: head.sequence });
-        }
-        let sequence = append.expected + append.events.len() as u64;
-        let finished = append.summary.status == pb::GameStatus::Finished as i32;
-        let summary = if finished {
-            self.stage_seal(appends, results, batch)?;
-            pb::GameSummary { sequence, ..append.summary.clone() }.encode_to_vec()
-        } else {
-            for event in &append.events {
-                batch.insert(event_key(&append.game_id, event.sequence), sealed::live_value(event));
+    /// A game's summary by id: live from the journal, else finished from the archive.
+    fn summary_in(&self, state: &State, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError> {
+        match state.journal.live(game_id) {
+            Some(game) => {
+                let mut summary = pb::GameSummary::decode(game.summary.as_slice())?;
+                summary.sequence = game.events.len() as u64;
+                Ok(Some(summary))
             }
-            stored_summary(&append.summary)
-        };
-        if head.summary != summary {
-            batch.insert(summary_key(&append.game_id), summary.as_slice());
-            stage_index(&head.summary, &append.summary, batch)?;
+            None => self.archived_summary(game_id),
         }
-        Ok(Head { sequence, summary, sealed: finished })
-    }
-
-    /// Seals the game of the last append of `results.len() + 1` into `batch`: its events already
-    /// on disk, those of earlier appends in this group, and the append's own, as one record; every
-    /// live record of the game removed.
-    fn stage_seal(
-        &self,
-        appends: &[Append],
-        results: &[Result<(), StoreError>],
-        batch: &mut sled::Batch,
-    ) -> Result<(), StoreError> {
-        let append = &appends[results.len()];
-        let id = append.game_id.as_str();
-        let mut values = Vec::new();
-        for item in self.log.range(Self::live_range(id)) {
-            let (key, value) = item?;
-            batch.remove(key);
-            values.push(value.to_vec());
-        }
-        let landed = appends.iter().zip(results).filter(|(a, r)| a.game_id == id && r.is_ok()).map(|(a, _)| a);
-        for event in landed.chain(std::iter::once(append)).flat_map(|a| &a.events) {
-            // Inserted earlier in this batch; the removal replaces the insertion.
-            batch.remove(event_key(id, event.sequence));
-            values.push(sealed::live_value(event));
-        }
-        batch.insert(sealed_key(id), sealed::seal(values.iter().map(Vec::as_slice))?);
-        Ok(())
     }
 
     /// What the directory holds, and whatever in it breaks the layout's rules (a game both live
     /// and sealed, a finished game not sealed, an index entry missing or left over). Reads
     /// everything: for operators and tests, not for serving.
     pub fn stats(&self) -> Result<Stats, StoreError> {
+        let state = self.state();
         let mut stats = Stats::default();
-        let mut live = HashSet::new();
+        for (_, game) in state.journal.games() {
+            stats.live_games += 1;
+            stats.live_events += game.events.len() as u64;
+            stats.live_event_bytes += game.events.iter().map(|e| e.len() as u64).sum::<u64>();
+        }
+        stats.journal_bytes = state.journal.disk_bytes();
         let mut sealed = HashSet::new();
         let mut index = HashSet::new();
         let mut summaries = Vec::new();
@@ -295,15 +371,11 @@ impl SledStore {
             let (key, value) = item?;
             let bytes = (key.len() + value.len()) as u64;
             match key.first() {
-                Some(&EVENT) => {
-                    stats.live_events += 1;
-                    stats.live_event_bytes += bytes;
-                    live.insert(key.get(1..key.len().saturating_sub(9)).unwrap_or_default().to_vec());
-                }
+                Some(&EVENT) => stats.problems.push("a live event of layout 2 is in the archive".into()),
                 Some(&SEALED) => {
                     stats.sealed_games += 1;
                     stats.sealed_bytes += bytes;
-                    sealed.insert(key[1..].to_vec());
+                    sealed.insert(String::from_utf8_lossy(&key[1..]).into_owned());
                 }
                 Some(&SUMMARY) => {
                     stats.summary_bytes += bytes;
@@ -316,18 +388,15 @@ impl SledStore {
                 _ => {}
             }
         }
-        stats.games = summaries.len() as u64;
-        stats.live_games = live.len() as u64;
+        stats.games = summaries.len() as u64 + stats.live_games;
         let mut expected_index = 0;
         for (id, value) in summaries {
             let summary = pb::GameSummary::decode(&*value)?;
-            let finished = summary.status == pb::GameStatus::Finished as i32;
-            let (is_live, is_sealed) = (live.contains(id.as_bytes()), sealed.contains(id.as_bytes()));
-            if is_live && is_sealed {
-                stats.problems.push(format!("game {id} is both live and sealed"));
+            if summary.status != pb::GameStatus::Finished as i32 || !sealed.contains(&id) {
+                stats.problems.push(format!("game {id} is in the archive but not finished and sealed"));
             }
-            if finished != is_sealed {
-                stats.problems.push(format!("game {id}: finished {finished}, sealed {is_sealed}"));
+            if state.journal.live(&id).is_some() {
+                stats.problems.push(format!("game {id} is both live and sealed"));
             }
             for key in listing::index_keys(&summary) {
                 expected_index += 1;
@@ -341,6 +410,125 @@ impl SledStore {
         }
         Ok(stats)
     }
+
+    /// Checks one append against the game as the journal and this group so far leave it, and
+    /// says what to do with it.
+    fn stage(&self, state: &State, append: &Append, staged: &mut HashMap<String, Staged>) -> Result<Step, StoreError> {
+        check_continues(append)?;
+        let id = append.game_id.as_str();
+        let game = match staged.remove(id) {
+            Some(game) => game,
+            None => match state.journal.live(id) {
+                Some(live) => {
+                    Staged { sequence: live.events.len() as u64, summary: live.summary.clone(), ..Staged::default() }
+                }
+                None if self.log.contains_key(sealed_key(id))? => Staged { sealed: true, ..Staged::default() },
+                None => Staged::default(),
+            },
+        };
+        let result = Self::step(state, append, &game);
+        // A refused append leaves the game as it was for the rest of the group.
+        let next = match &result {
+            Ok(Step::Append { events, summary, .. }) => Staged {
+                sequence: append.expected + events.len() as u64,
+                summary: summary.clone().unwrap_or(game.summary.clone()),
+                events: [game.events.clone(), events.clone()].concat(),
+                sealed: false,
+            },
+            Ok(Step::Seal { .. }) => Staged { sealed: true, ..Staged::default() },
+            Err(_) => game,
+        };
+        staged.insert(id.to_owned(), next);
+        result
+    }
+
+    fn step(state: &State, append: &Append, game: &Staged) -> Result<Step, StoreError> {
+        if game.sealed {
+            return Err(StoreError::Sealed(append.game_id.clone()));
+        }
+        if game.sequence != append.expected {
+            return Err(StoreError::Conflict { expected: append.expected, actual: game.sequence });
+        }
+        let events: Vec<Vec<u8>> = append.events.iter().map(sealed::live_value).collect();
+        if append.summary.status == pb::GameStatus::Finished as i32 {
+            let journaled = state.journal.live(&append.game_id).map(|g| g.events.as_slice()).unwrap_or_default();
+            let all = journaled.iter().chain(&game.events).chain(&events);
+            let record = sealed::seal(all.map(Vec::as_slice))?;
+            let sequence = append.expected + events.len() as u64;
+            let summary = pb::GameSummary { sequence, ..append.summary.clone() };
+            return Ok(Step::Seal { record, summary, old: game.summary.clone() });
+        }
+        let summary = stored_summary(&append.summary);
+        let changed = (summary != game.summary).then_some(summary);
+        Ok(Step::Append { first: append.expected + 1, events, summary: changed, old: game.summary.clone() })
+    }
+
+    /// Moves a live game's index entries from its old summary (empty for a new game) to `new`.
+    fn reindex(state: &mut State, old: &[u8], new: Option<&pb::GameSummary>) -> Result<(), StoreError> {
+        if !old.is_empty() {
+            for key in listing::index_keys(&pb::GameSummary::decode(old)?) {
+                state.live_index.remove(&key);
+            }
+        }
+        if let Some(new) = new {
+            state.live_index.extend(listing::index_keys(new));
+        }
+        Ok(())
+    }
+
+    /// Flushes the archive if it took writes, then syncs the journal, witnessing the archive's
+    /// count; then lets the journal drop segments it no longer needs.
+    fn flush_in(&self, state: &mut State) -> Result<(), StoreError> {
+        if state.dirty {
+            self.count_write(state)?;
+        }
+        state.journal.sync(state.archived)?;
+        while let Some(first) = state.journal.relocate_oldest()? {
+            self.log.insert(JOURNAL_KEY, &first.to_le_bytes())?;
+            self.count_write(state)?;
+            state.journal.sync(state.archived)?;
+            state.journal.drop_oldest()?;
+        }
+        Ok(())
+    }
+
+    /// Counts one more write of the archive and flushes it.
+    fn count_write(&self, state: &mut State) -> Result<(), StoreError> {
+        let count = state.archived + 1;
+        self.log.insert(COUNT_KEY, &count.to_le_bytes())?;
+        self.db.flush()?;
+        state.archived = count;
+        state.dirty = false;
+        Ok(())
+    }
+}
+
+/// A game as the appends of one group leave it.
+#[derive(Debug, Default)]
+struct Staged {
+    sequence: u64,
+    /// Its summary as stored.
+    summary: Vec<u8>,
+    /// Events of this group's earlier appends, not in the journal yet.
+    events: Vec<Vec<u8>>,
+    sealed: bool,
+}
+
+/// What one append does once the group's archive batch has landed.
+#[derive(Debug)]
+enum Step {
+    /// Events (and a changed summary) to the journal.
+    Append { first: u64, events: Vec<Vec<u8>>, summary: Option<Vec<u8>>, old: Vec<u8> },
+    /// The game goes to the archive, sealed.
+    Seal { record: Vec<u8>, summary: pb::GameSummary, old: Vec<u8> },
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        // What was appended and not yet synced reaches the file at least (tools that append
+        // without flushing). The archive flushes itself when sled closes.
+        let _ = self.journal.sync(self.archived);
+    }
 }
 
 /// What a data directory holds, from [`SledStore::stats`]. Bytes are keys plus values as
@@ -351,6 +539,8 @@ pub struct Stats {
     pub live_games: u64,
     pub live_events: u64,
     pub live_event_bytes: u64,
+    /// What the journal's segments take on disk.
+    pub journal_bytes: u64,
     pub sealed_games: u64,
     pub sealed_bytes: u64,
     pub summary_bytes: u64,
@@ -359,123 +549,128 @@ pub struct Stats {
     pub problems: Vec<String>,
 }
 
-/// Moves a game's index entries from its old summary (empty for a new game) to its new one.
-fn stage_index(old: &[u8], new: &pb::GameSummary, batch: &mut sled::Batch) -> Result<(), StoreError> {
-    let new_keys = listing::index_keys(new);
-    if !old.is_empty() {
-        for key in listing::index_keys(&pb::GameSummary::decode(old)?) {
-            if !new_keys.contains(&key) {
-                batch.remove(key);
-            }
-        }
-    }
-    for key in new_keys {
-        batch.insert(key, &[]);
-    }
-    Ok(())
-}
-
 impl EventStore for SledStore {
     fn append_all(&self, appends: &[Append]) -> Vec<Result<(), StoreError>> {
-        let mut heads = self.heads();
+        let mut state = self.state();
+        let mut staged = HashMap::new();
+        let steps: Vec<Result<Step, StoreError>> =
+            appends.iter().map(|append| self.stage(&state, append, &mut staged)).collect();
         let mut batch = sled::Batch::default();
-        // Heads as they will be once the batch lands; a game may append twice in one group.
-        let mut staged: HashMap<&str, Head> = HashMap::new();
-        let mut results = Vec::with_capacity(appends.len());
-        for append in appends {
-            let id = append.game_id.as_str();
-            let loaded;
-            let head = match staged.get(id).or_else(|| heads.get(id)) {
-                Some(head) => head,
-                None => match self.load_head(id) {
-                    Ok(head) => {
-                        loaded = head;
-                        &loaded
-                    }
-                    Err(error) => {
-                        results.push(Err(error));
-                        continue;
-                    }
-                },
-            };
-            let result = self.stage(appends, &results, head, &mut batch);
-            results.push(result.map(|head| {
-                staged.insert(id, head);
-            }));
+        let mut sealing = false;
+        for step in steps.iter().flatten() {
+            if let Step::Seal { record, summary, .. } = step {
+                batch.insert(sealed_key(&summary.game_id), record.as_slice());
+                batch.insert(summary_key(&summary.game_id), summary.encode_to_vec());
+                for key in listing::index_keys(summary) {
+                    batch.insert(key, &[]);
+                }
+                sealing = true;
+            }
         }
-        if let Err(error) = self.log.apply_batch(batch) {
+        if sealing && let Err(error) = self.log.apply_batch(batch) {
             let error = StoreError::from(error);
             return appends.iter().map(|_| Err(error.clone())).collect();
         }
-        for (id, head) in staged {
-            // A finished game takes no more appends worth remembering it for.
-            if head.sealed {
-                heads.remove(id);
-            } else if let Some(known) = heads.get_mut(id) {
-                *known = head;
-            } else {
-                heads.insert(id.to_owned(), head);
-            }
-        }
-        results
-    }
-
-    fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
-        let range = event_key(game_id, from)..=event_key(game_id, u64::MAX);
-        let live: Vec<pb::Event> = self
-            .log
-            .range(range)
-            .map(|item| {
-                let (key, value) = item?;
-                let sequence = key_sequence(&key).unwrap_or_default();
-                sealed::from_live(&value, game_id, sequence)
-            })
-            .collect::<Result<_, _>>()?;
-        // Looked for after the live records: a game sealed while they were read is read sealed.
-        match self.log.get(sealed_key(game_id))? {
-            Some(sealed) => sealed::unseal(&sealed, game_id, from),
-            None => Ok(live),
-        }
-    }
-
-    fn summary(&self, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError> {
-        let stored = self.log.get(summary_key(game_id))?;
-        stored.map(|bytes| self.full_summary(game_id, &bytes)).transpose()
-    }
-
-    fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
-        self.log
-            .scan_prefix([SUMMARY])
-            .rev()
-            .map(|item| {
-                let (key, bytes) = item?;
-                let id = String::from_utf8_lossy(&key[1..]);
-                self.full_summary(&id, &bytes)
+        state.dirty |= sealing;
+        appends
+            .iter()
+            .zip(steps)
+            .map(|(append, step)| {
+                let id = append.game_id.as_str();
+                match step? {
+                    Step::Append { first, events, summary, old } => {
+                        if let Some(new) = &summary {
+                            Self::reindex(&mut state, &old, Some(&pb::GameSummary::decode(new.as_slice())?))?;
+                        }
+                        state.journal.append(id, first, events, summary)
+                    }
+                    Step::Seal { old, .. } => {
+                        Self::reindex(&mut state, &old, None)?;
+                        state.journal.seal(id);
+                        Ok(())
+                    }
+                }
             })
             .collect()
     }
 
+    fn read(&self, game_id: &str, from: u64) -> Result<Vec<pb::Event>, StoreError> {
+        let live: Option<Vec<(u64, Vec<u8>)>> = {
+            let state = self.state();
+            state.journal.live(game_id).map(|game| {
+                let skip = from.saturating_sub(1) as usize;
+                game.events.iter().enumerate().skip(skip).map(|(i, e)| (i as u64 + 1, e.clone())).collect()
+            })
+        };
+        match live {
+            Some(events) => {
+                events.iter().map(|(sequence, value)| sealed::from_live(value, game_id, *sequence)).collect()
+            }
+            None => match self.log.get(sealed_key(game_id))? {
+                Some(sealed) => sealed::unseal(&sealed, game_id, from),
+                None => Ok(Vec::new()),
+            },
+        }
+    }
+
+    fn summary(&self, game_id: &str) -> Result<Option<pb::GameSummary>, StoreError> {
+        let state = self.state();
+        self.summary_in(&state, game_id)
+    }
+
+    fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
+        let mut all: Vec<pb::GameSummary> = {
+            let state = self.state();
+            let ids: Vec<String> = state.journal.games().map(|(id, _)| id.clone()).collect();
+            ids.iter().filter_map(|id| self.summary_in(&state, id).transpose()).collect::<Result<_, _>>()?
+        };
+        for item in self.log.scan_prefix([SUMMARY]) {
+            let (_, bytes) = item?;
+            all.push(pb::GameSummary::decode(&*bytes)?);
+        }
+        all.sort_by(|a, b| b.game_id.cmp(&a.game_id));
+        Ok(all)
+    }
+
     fn list(&self, query: &ListQuery) -> Result<Page, StoreError> {
         let (start, end) = listing::index_range(query);
+        let state = self.state();
+        let mut live = state.live_index.range(start.clone()..end.clone()).rev().peekable();
+        let mut archived = self.log.range(start..end).rev().peekable();
         let mut page = Page::default();
-        for item in self.log.range(start..end).rev() {
-            let (key, _) = item?;
-            let id = listing::index_game_id(&key).ok_or_else(|| StoreError::Corrupt("an index key is short".into()))?;
+        loop {
+            // The newer of the two sources' next keys.
+            let from_live = match (live.peek(), archived.peek()) {
+                (None, None) => break,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(l), Some(Ok((a, _)))) => l.as_slice() > a.as_ref(),
+                (Some(_), Some(Err(_))) => false,
+            };
+            let key: Vec<u8> = if from_live {
+                live.next().cloned().unwrap_or_default()
+            } else {
+                match archived.next() {
+                    Some(item) => item?.0.to_vec(),
+                    None => break,
+                }
+            };
             if page.games.len() == query.limit {
                 page.next = page.games.last().map(Cursor::of);
                 break;
             }
-            let stored = self
-                .log
-                .get(summary_key(id))?
+            let id = listing::index_game_id(&key).ok_or_else(|| StoreError::Corrupt("an index key is short".into()))?;
+            let summary = self
+                .summary_in(&state, id)?
                 .ok_or_else(|| StoreError::Corrupt(format!("the index names game {id}, which has no summary")))?;
-            page.games.push(self.full_summary(id, &stored)?);
+            page.games.push(summary);
         }
         Ok(page)
     }
 
     fn put(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
         self.records.insert(key.as_bytes(), value)?;
+        self.state().dirty = true;
         Ok(())
     }
 
@@ -494,15 +689,18 @@ impl EventStore for SledStore {
     }
 
     fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
-        Ok(())
+        let mut state = self.state();
+        self.flush_in(&mut state)
     }
 
     fn disk_bytes(&self) -> Option<u64> {
-        self.db.size_on_disk().ok()
+        self.size_on_disk().ok()
     }
 
     fn backup(&self) -> Result<Vec<u8>, StoreError> {
-        Ok(crate::backup::encode(&self.db))
+        let state = self.state();
+        let live =
+            state.journal.games().map(|(id, game)| (id.as_bytes(), game.summary.as_slice(), game.events.as_slice()));
+        Ok(crate::backup::encode(&self.db, live))
     }
 }

@@ -225,7 +225,8 @@ fn a_directory_in_the_per_event_layout_is_refused_then_migrated() {
             Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
         }
     };
-    assert_eq!((migrated.games, migrated.sealed, migrated.events), (2, 1, 11));
+    assert_eq!((migrated.games, migrated.sealed, migrated.events, migrated.journaled), (2, 1, 11, 1));
+    assert!(dir.path().join("journal").is_dir() && !dir.path().join("journal.migrating").exists());
     let store = open(dir.path());
     assert_eq!(store.read("old-live", 1).expect("live"), events("old-live", 1, 4));
     assert_eq!(store.read("old-done", 1).expect("sealed"), events("old-done", 1, 7));

@@ -236,13 +236,15 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
     stats(&args.data)
 }
 
-/// The bytes of every file under `dir`.
+/// The bytes every file under `dir` takes on disk, as `du` counts them: the journal's segments
+/// are sparse, so their length says little.
 fn directory_bytes(dir: &Path) -> anyhow::Result<u64> {
+    use std::os::unix::fs::MetadataExt;
     let mut total = 0;
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let meta = entry.metadata()?;
-        total += if meta.is_dir() { directory_bytes(&entry.path())? } else { meta.len() };
+        total += if meta.is_dir() { directory_bytes(&entry.path())? } else { meta.blocks() * 512 };
     }
     Ok(total)
 }
@@ -261,10 +263,11 @@ fn stats(data: &Path) -> anyhow::Result<()> {
         per(bytes, stats.games) / 1000.0
     );
     println!(
-        "  live: {} games, {} events, {:.1} bytes of key and value per event",
+        "  live (journal): {} games, {} events, {:.1} bytes per event; the journal takes {:.1} MB",
         stats.live_games,
         stats.live_events,
-        per(stats.live_event_bytes, stats.live_events)
+        per(stats.live_event_bytes, stats.live_events),
+        mb(stats.journal_bytes)
     );
     println!(
         "  sealed: {} games, {:.0} bytes per game; summaries {:.0} and index {:.0} bytes per game",
@@ -296,10 +299,12 @@ fn migrate(data: &Path) -> anyhow::Result<()> {
         println!("{} is already in this Clack's layout", data.display());
     } else {
         println!(
-            "migrated {} games ({} sealed, {} events) in {:.1} s",
+            "migrated {} games of the per-event layout ({} sealed, {} events) and moved {} live games into the \
+             journal, in {:.1} s",
             migrated.games,
             migrated.sealed,
             migrated.events,
+            migrated.journaled,
             started.elapsed().as_secs_f64()
         );
     }
