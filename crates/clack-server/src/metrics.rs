@@ -342,6 +342,15 @@ struct AtScrape {
     bots: Option<Weak<BotLibrary>>,
 }
 
+/// This process's resident memory in bytes (Linux's `/proc/self/status`, `VmRSS`), read when
+/// Prometheus scrapes.
+fn resident_bytes() -> Option<i64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kib: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 fn gauge(encoder: &mut DescriptorEncoder, name: &str, help: &str, unit: Option<&Unit>, value: i64) -> std::fmt::Result {
     ConstGauge::new(value).encode(encoder.encode_descriptor(name, help, unit, MetricType::Gauge)?)
 }
@@ -370,6 +379,10 @@ impl Collector for AtScrape {
         if let Some(bytes) = self.store.disk_bytes() {
             let bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
             gauge(&mut encoder, "clack_store_disk", "Bytes the store takes on disk", Some(&Unit::Bytes), bytes)?;
+        }
+        if let Some(bytes) = resident_bytes() {
+            let help = "Memory the server process holds (resident set), from /proc";
+            gauge(&mut encoder, "clack_process_resident_memory", help, Some(&Unit::Bytes), bytes)?;
         }
         if let Some(library) = self.bots.as_ref().and_then(Weak::upgrade) {
             let (busy, waiting) = library.pool_load();

@@ -126,7 +126,7 @@ pub fn restore(file: &[u8], path: &Path) -> Result<usize, StoreError> {
     let (live, trees): (Vec<Tree>, Vec<Tree>) =
         decode(file)?.into_iter().partition(|(kind, name, _)| kind == LIVE_KIND && name == LIVE_NAME);
     let records = trees.iter().chain(&live).map(|t| t.2.len()).sum();
-    let db = sled::Config::new().path(path).flush_every_ms(None).open()?;
+    let db = crate::sled_store::open_db(path)?;
     db.import(trees.into_iter().map(|(kind, name, records)| (kind, name, records.into_iter())).collect());
     db.flush()?;
     // A backup of layout 3 holds the live games: they go into a new journal, which starts at

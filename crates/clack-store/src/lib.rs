@@ -29,7 +29,7 @@ pub use listing::{Cursor, ListQuery, Page, TokenError};
 pub use memory::MemoryStore;
 pub use migrate::Migrated;
 pub use reserve::Reserve;
-pub use sled_store::{SledStore, Stats};
+pub use sled_store::{DEFAULT_CACHE_MB, Settings, SledStore, Stats};
 
 use clack_proto::v1 as pb;
 

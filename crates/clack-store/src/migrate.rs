@@ -49,7 +49,7 @@ pub(crate) fn run(path: &Path) -> Result<Migrated, StoreError> {
             finish_migration(path)?;
             return Ok(Migrated { already: true, ..Migrated::default() });
         }
-        Some([LAYOUT_2]) => return to_journal(path, &db, &log, migrated),
+        Some([LAYOUT_2]) => return to_journal(path, db, log, migrated),
         Some(other) => return Err(StoreError::Corrupt(format!("unknown storage layout {other:?}"))),
         None => {}
     }
@@ -62,11 +62,11 @@ pub(crate) fn run(path: &Path) -> Result<Migrated, StoreError> {
     }
     log.insert(LAYOUT_KEY, &[LAYOUT_2])?;
     db.flush()?;
-    to_journal(path, &db, &log, migrated)
+    to_journal(path, db, log, migrated)
 }
 
 /// Layout 2 to 3: every live game into a new journal, then out of sled in one batch.
-fn to_journal(path: &Path, db: &sled::Db, log: &sled::Tree, mut migrated: Migrated) -> Result<Migrated, StoreError> {
+fn to_journal(path: &Path, db: sled::Db, log: sled::Tree, mut migrated: Migrated) -> Result<Migrated, StoreError> {
     let io = |e: std::io::Error| StoreError::Backend(format!("migrating {}: {e}", path.display()));
     if journal_dir(path).exists() {
         return Err(StoreError::Corrupt(format!("{} is in layout 2 but holds a journal", path.display())));
@@ -106,6 +106,10 @@ fn to_journal(path: &Path, db: &sled::Db, log: &sled::Tree, mut migrated: Migrat
     log.apply_batch(batch)?;
     db.flush()?;
     finish_migration(path)?;
+    // The archive was made with sled's small segments: a copy with the archive's gives back the
+    // space of the live records just removed, and keeps it bounded from now on.
+    drop(log);
+    crate::SledStore::rewrite(db, path)?;
     Ok(migrated)
 }
 

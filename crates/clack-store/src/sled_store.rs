@@ -117,10 +117,60 @@ fn unpanicked<T>(what: &str, f: impl FnOnce() -> Result<T, StoreError>) -> Resul
         .unwrap_or_else(|_| Err(StoreError::Lost(format!("sled panicked while {what}: its files are damaged"))))
 }
 
-/// Opens sled in `path` without looking at what it holds. Every acknowledged write is flushed
-/// explicitly (see `Durable`), so sled's timed flusher is off.
+/// How the store is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// sled's page cache, in MiB: what the archive keeps of finished games, the listing index and
+    /// the small records in memory. sled's own default is 1 GiB, most of which a game server
+    /// never reads again (a finished game is read when someone replays it).
+    pub cache_mb: u64,
+}
+
+/// The page cache a store gets unless told otherwise.
+pub const DEFAULT_CACHE_MB: u64 = 16;
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { cache_mb: DEFAULT_CACHE_MB }
+    }
+}
+
+/// sled's segment size for an archive: 16 MiB, where sled's default (512 KiB) made a directory
+/// grow by about 150 KB per game played and never give it back (docs/benchmarks.md, "Storage
+/// over a long run"). It is fixed when sled makes a directory; one made with another size is
+/// opened with its own.
+const ARCHIVE_SEGMENT: usize = 16 << 20;
+/// sled's background flusher, every this many milliseconds. Acknowledged writes are flushed
+/// explicitly (see `Durable`); the flusher is one of the two places where sled moves pages out
+/// of segments it is cleaning, and without it the archive grew several times as fast.
+const FLUSH_EVERY_MS: u64 = 10;
+
+/// Opens sled in `path` without looking at what it holds.
 pub(crate) fn open_db(path: &Path) -> Result<sled::Db, StoreError> {
-    let db = unpanicked("opening", || Ok(sled::Config::new().path(path).flush_every_ms(None).open()?))?;
+    open_db_with(path, Settings::default())
+}
+
+fn sled_config(path: &Path, settings: Settings, segment: usize) -> sled::Config {
+    sled::Config::new()
+        .path(path)
+        .flush_every_ms(Some(FLUSH_EVERY_MS))
+        .cache_capacity(settings.cache_mb << 20)
+        .segment_size(segment)
+}
+
+/// The segment size sled says a directory was made with, from its refusal to open it with
+/// another ("... please change it back to 524288").
+fn kept_segment_size(refusal: &str) -> Option<usize> {
+    let (_, size) = refusal.rsplit_once("please change it back to ")?;
+    size.trim().trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok()
+}
+
+fn open_db_with(path: &Path, settings: Settings) -> Result<sled::Db, StoreError> {
+    let open = |segment| unpanicked("opening", || Ok(sled_config(path, settings, segment).open()?));
+    let db = match open(ARCHIVE_SEGMENT) {
+        Err(StoreError::Backend(refusal)) if let Some(segment) = kept_segment_size(&refusal) => open(segment)?,
+        opened => opened?,
+    };
     if db.tree_names().iter().any(|name| name.as_ref() == b"events") {
         return Err(StoreError::Corrupt(format!(
             "{} holds games in the layout of an earlier Clack (trees `events` and `games`); \
@@ -204,6 +254,11 @@ impl SledStore {
     /// directory in an earlier layout is refused until it is migrated; one that has lost
     /// acknowledged writes is refused with [`StoreError::Lost`].
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
+        SledStore::open_with(path, Settings::default())
+    }
+
+    /// [`SledStore::open`] with settings.
+    pub fn open_with(path: &Path, settings: Settings) -> Result<SledStore, StoreError> {
         let kept = sibling(path, "before-compact");
         if kept.exists() {
             return Err(StoreError::Backend(format!(
@@ -212,7 +267,7 @@ impl SledStore {
                 kept.display()
             )));
         }
-        let db = open_db(path)?;
+        let db = open_db_with(path, settings)?;
         let log = unpanicked("reading", || Ok(db.open_tree("log")?))?;
         let records = unpanicked("reading", || Ok(db.open_tree("records")?))?;
         unpanicked("reading", || Self::check_layout(path, &db, &log))?;
@@ -296,6 +351,11 @@ impl SledStore {
     /// removed and overwritten records in its segments for a while, and this gives it back. The
     /// original is kept beside it, as `<path>.before-compact`, until the copy is complete.
     pub fn compact(path: &Path) -> Result<(), StoreError> {
+        SledStore::rewrite(open_db(path)?, path)
+    }
+
+    /// [`SledStore::compact`] with the archive already open as `db` (it is closed here).
+    pub(crate) fn rewrite(db: sled::Db, path: &Path) -> Result<(), StoreError> {
         let fresh = sibling(path, "compacting");
         let kept = sibling(path, "before-compact");
         let io = |e: std::io::Error| StoreError::Backend(format!("compacting {}: {e}", path.display()));
@@ -303,11 +363,11 @@ impl SledStore {
             std::fs::remove_dir_all(&fresh).map_err(io)?;
         }
         {
-            let db = open_db(path)?;
-            let copy = sled::Config::new().path(&fresh).flush_every_ms(None).open()?;
+            let copy = sled_config(&fresh, Settings::default(), ARCHIVE_SEGMENT).open()?;
             copy.import(db.export());
             copy.flush()?;
         }
+        drop(db);
         std::fs::rename(path, &kept).map_err(io)?;
         if journal_dir(&kept).exists() {
             std::fs::rename(journal_dir(&kept), journal_dir(&fresh)).map_err(io)?;

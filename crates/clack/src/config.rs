@@ -100,6 +100,10 @@ pub(crate) struct Layer {
     /// disk; reads go on, and writes resume once space is freed [default: 64].
     #[arg(long, env = "CLACK_MIN_FREE_MB")]
     min_free_mb: Option<u64>,
+    /// sled's page cache for finished games, the listing index and small records, in MiB
+    /// [default: 16].
+    #[arg(long, env = "CLACK_CACHE_MB")]
+    cache_mb: Option<u64>,
     /// Log as JSON lines instead of text (`--log-json` alone means true) [default: false].
     #[arg(
         long,
@@ -152,6 +156,7 @@ pub(crate) struct Settings {
     pub quota_requests_per_second: u32,
     pub grace_secs: f64,
     pub min_free_mb: u64,
+    pub cache_mb: u64,
     pub log_json: bool,
     pub no_web: bool,
     pub shard: String,
@@ -187,6 +192,7 @@ impl Default for Settings {
             quota_requests_per_second: quotas.requests_per_second,
             grace_secs: 5.0,
             min_free_mb: 64,
+            cache_mb: clack_store::DEFAULT_CACHE_MB,
             log_json: false,
             no_web: false,
             shard: "main".into(),
@@ -285,6 +291,7 @@ impl Settings {
                 .unwrap_or(d.quota_requests_per_second),
             grace_secs: top.grace_secs.or(file.grace_secs).unwrap_or(d.grace_secs),
             min_free_mb: top.min_free_mb.or(file.min_free_mb).unwrap_or(d.min_free_mb),
+            cache_mb: top.cache_mb.or(file.cache_mb).unwrap_or(d.cache_mb),
             log_json: top.log_json.or(file.log_json).unwrap_or(d.log_json),
             no_web: top.no_web.or(file.no_web).unwrap_or(d.no_web),
             shard: top.shard.clone().or(file.shard).unwrap_or(d.shard),

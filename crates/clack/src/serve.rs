@@ -51,7 +51,8 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
 #[allow(clippy::print_stdout)] // the lines a supervisor or test reads to find the ports
 async fn serve(args: &Settings) -> anyhow::Result<()> {
     init_tracing(args.log_json);
-    let store = SledStore::open(&args.data).with_context(|| {
+    let settings = clack_store::Settings { cache_mb: args.cache_mb };
+    let store = SledStore::open_with(&args.data, settings).with_context(|| {
         format!(
             "cannot open the store in {0}. If the directory is damaged, keep it aside and restore the \
              newest backup into a fresh directory (`clack restore`); docs/durability.md says how to \

@@ -69,6 +69,14 @@ pub(crate) struct FillArgs {
     /// records of games under way).
     #[arg(long)]
     live: bool,
+    /// Every this many finished games, print the data directory's size on disk (as `du`
+    /// counts it) and this process's resident memory: a soak of the store as the server drives
+    /// it (0: only the summary at the end).
+    #[arg(long, default_value_t = 1000)]
+    every: u64,
+    /// sled's page cache, in MiB (as `clack serve --cache-mb`).
+    #[arg(long, default_value_t = clack_store::DEFAULT_CACHE_MB)]
+    cache_mb: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -98,11 +106,13 @@ struct Template {
     events: Vec<pb::Event>,
     /// Where each append ends in `events`, and the game's summary there.
     cuts: Vec<(usize, pb::GameSummary)>,
+    players: u8,
 }
 
 impl Template {
     fn play(table: &TableArgs, seed: u64, moves: usize) -> anyhow::Result<Template> {
-        let mut events = selfplay::play(table.options()?, "fill", seed)?;
+        let options = table.options()?;
+        let mut events = selfplay::play(options, "fill", seed)?;
         think(&mut events, seed);
         // A move's events are appended together, as the server does: cuts fall before an action.
         let starts = events.iter().enumerate().filter(|(_, e)| matches!(e.payload, Some(Payload::ActionApplied(_))));
@@ -120,7 +130,7 @@ impl Template {
             applied = end;
             cuts.push((end, clack_server::view::summary(&log)));
         }
-        Ok(Template { events, cuts })
+        Ok(Template { events, cuts, players: options.players() })
     }
 }
 
@@ -171,7 +181,7 @@ fn game_id(created: i64, seed: u64, game: u64) -> String {
 
 #[allow(clippy::print_stdout)] // a command-line report
 fn fill(args: &FillArgs) -> anyhow::Result<()> {
-    let store = SledStore::open(&args.data)?;
+    let store = SledStore::open_with(&args.data, clack_store::Settings { cache_mb: args.cache_mb })?;
     let distinct = args.distinct.unwrap_or(args.games).clamp(1, args.games.max(1));
     let started = Instant::now();
     let templates: Vec<Template> = (0..distinct)
@@ -191,13 +201,20 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
     let mut writing: Vec<Writing> = Vec::new();
     let (mut events, mut old_layout_bytes) = (0u64, 0u64);
     let writing_started = Instant::now();
-    let mut next_report = (args.games / 10).max(1);
+    let mut next_report = args.every;
     loop {
         while writing.len() < args.concurrent.max(1) && next_game < args.games {
             writing.push(start(&mut next_game));
         }
         if writing.is_empty() {
             break;
+        }
+        // A new game's owner record and its seats' token records, as the server writes them.
+        for game in writing.iter().filter(|game| game.done == 0) {
+            store.put(&format!("owner/game/{}", game.id), &[7; 40])?;
+            for seat in 0..game.template.players {
+                store.put(&format!("token/{}/{seat}", game.id), &[9; 64])?;
+            }
         }
         let group: Vec<Append> = writing.iter().map(Writing::next).collect();
         for append in &group {
@@ -216,9 +233,9 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
         }
         writing.retain(|game| game.done < game.appends);
         let written = next_game - writing.len() as u64;
-        if written >= next_report {
-            println!("{written} games written in {:.1} s", writing_started.elapsed().as_secs_f64());
-            next_report += (args.games / 10).max(1);
+        if args.every > 0 && written >= next_report {
+            soak_report(&args.data, written, writing.len(), writing_started.elapsed().as_secs_f64())?;
+            next_report += args.every;
         }
     }
     let seconds = writing_started.elapsed().as_secs_f64();
@@ -234,6 +251,28 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
     );
     drop(store);
     stats(&args.data)
+}
+
+/// One line of a soak: games finished, games live, seconds, the directory's size on disk, per
+/// finished game, and the resident memory of this process.
+#[allow(clippy::print_stdout)] // a command-line report
+fn soak_report(data: &Path, finished: u64, live: usize, seconds: f64) -> anyhow::Result<()> {
+    let bytes = directory_bytes(data)?;
+    let rss = resident_mb().map_or_else(|| "?".to_owned(), |mb| format!("{mb:.0}"));
+    println!(
+        "soak: {finished} finished, {live} live, {seconds:.1} s, disk {:.1} MB ({:.2} KB per finished game), rss {rss} MB",
+        mb(bytes),
+        bytes as f64 / finished.max(1) as f64 / 1000.0
+    );
+    Ok(())
+}
+
+/// This process's resident memory in MB, from /proc (Linux).
+pub(crate) fn resident_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1000.0)
 }
 
 /// The bytes every file under `dir` takes on disk, as `du` counts them: the journal's segments

@@ -115,6 +115,7 @@ async fn a_scrape_after_play_shows_requests_moves_store_and_streams() {
     at_least(&body, "clack_store_flush_duration_seconds_count", &[], 1.0);
     at_least(&body, "clack_store_flush_group_size_count", &[], 1.0);
     at_least(&body, "clack_store_disk_bytes", &[], 1.0);
+    at_least(&body, "clack_process_resident_memory_bytes", &[], 1e6);
     at_least(&body, "clack_live_games", &[], 1.0);
     // Every quota has its series from the start, the ceiling per match call among them.
     for quota in ["requests", "match_games", "match_games_per_call", "live_games", "bots", "versions_per_bot"] {

@@ -18,7 +18,7 @@
 //!
 //! The journal checks nothing about events but their order: the store above it checks appends.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -158,17 +158,29 @@ impl Journal {
         if let Some(gap) = numbers.windows(2).find(|pair| pair[1] != pair[0] + 1) {
             return Err(lost(format!("segment {} is missing", gap[0] + 1)));
         }
-        let mut replay = Replay::default();
+        let mut records = Vec::new();
         let mut end = segment::HEADER_BYTES;
+        let mut torn = None;
         for (i, &number) in numbers.iter().enumerate() {
             let scanned = segment::scan(dir, number, store, i + 1 == numbers.len()).map_err(lost)?;
-            for record in &scanned.records {
-                replay.apply(number, record)?;
+            for bytes in &scanned.records {
+                let record = Record::decode(bytes.as_slice())
+                    .map_err(|e| lost(format!("a record in segment {number} does not decode: {e}")))?;
+                records.push((number, record));
             }
             end = scanned.end;
-            if let Some(torn) = scanned.torn {
-                check_torn(&torn, number, &replay.boot)?;
-            }
+            torn = scanned.torn.map(|torn| (torn, number));
+        }
+        // A game sealed further on may have begun in a segment already removed: its records
+        // are not needed, and it is left out whole.
+        let sealed: HashSet<String> =
+            records.iter().filter(|(_, r)| r.kind == SEALED).map(|(_, r)| r.game_id.clone()).collect();
+        let mut replay = Replay::default();
+        for (number, record) in records {
+            replay.apply(number, record, &sealed)?;
+        }
+        if let Some((torn, number)) = torn {
+            check_torn(&torn, number, &replay.boot)?;
         }
         if replay.last_kind == Some(NEXT) {
             return Err(lost(format!("segment {} is missing", numbers[numbers.len() - 1] + 1)));
@@ -404,9 +416,7 @@ struct Replay {
 }
 
 impl Replay {
-    fn apply(&mut self, segment: u64, bytes: &[u8]) -> Result<(), StoreError> {
-        let record =
-            Record::decode(bytes).map_err(|e| lost(format!("a record in segment {segment} does not decode: {e}")))?;
+    fn apply(&mut self, segment: u64, record: Record, sealed: &HashSet<String>) -> Result<(), StoreError> {
         if self.lsn != 0 && record.lsn != self.lsn + 1 {
             return Err(lost(format!("record {} follows record {} in segment {segment}", record.lsn, self.lsn)));
         }
@@ -414,6 +424,7 @@ impl Replay {
         self.archived = self.archived.max(record.archived);
         self.last_kind = Some(record.kind);
         match record.kind {
+            APPEND | RELOCATED if sealed.contains(&record.game_id) => Ok(()),
             APPEND => self.append(segment, record),
             RELOCATED => {
                 let game = Live { events: record.events, summary: record.summary.unwrap_or_default(), oldest: segment };
