@@ -1,9 +1,11 @@
 //! The sled store's reader under arbitrary bytes stored under a game's keys.
 //!
 //! The input is framed (see [`crate::frames`]); each frame is one record: a byte choosing the key
-//! (a live event with the sequence in the next 8 bytes, the sealed log, the summary, or an index
-//! entry), then the value. The records are written straight into the store's `log` tree for a
-//! fresh game id, below the store's API, as a damaged disk or a bug could leave them. Then
+//! (a live event of layout 2 with the sequence in the next 8 bytes, which the archive must ignore,
+//! the sealed log, the summary, or an index entry), then the value. The records are written
+//! straight into the archive's `log` tree (sled) for a fresh game id, below the store's API, as a
+//! damaged disk or a bug could leave them. (The journal of live games checks its own records with
+//! CRCs; `crates/clack/tests/damaged_store.rs` damages it on disk.) Then
 //! everything that reads a game runs: `read` from the start and from a later sequence,
 //! `summary`, `list`, `stats`, an append, and the replay the server does on load. Each ends in a
 //! value or a `StoreError`/`ReplayError`, never a panic, and what `read` returns is numbered

@@ -460,6 +460,7 @@ fn game_options(r: &mut Reader<'_>) -> Option<pb::GameOptions> {
     use pb::game_options::Rules;
     let mut o = pb::GameOptions::default();
     fields!(r,
+        "botPaceMillis" => o.bot_pace_millis = r.uint()?,
         "straight" => one(&mut o.rules, Rules::Straight(straight_options(r)?))?,
         "streets" => one(&mut o.rules, Rules::Streets(streets_options(r)?))?,
         "timeControl" => o.time_control = Some(time_control(r)?),

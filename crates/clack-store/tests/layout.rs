@@ -246,3 +246,63 @@ fn a_directory_in_the_per_event_layout_is_refused_then_migrated() {
     };
     assert!(again.already, "a second migration has nothing to do");
 }
+
+/// Writes a directory as layout 2 did, for one live game: its events under `e`, each without
+/// game id and sequence (what the key says), its summary without its sequence, a record, and the
+/// layout mark. (Its index entries are left out: the migration only removes them.)
+fn write_layout_two(dir: &std::path::Path) {
+    use pb::{GameKind::Straight, GameStatus::Active};
+    let db = sled::open(dir).expect("sled");
+    let log = db.open_tree("log").expect("log");
+    for event in events("old-live", 1, 4) {
+        let key = [b"e", b"old-live".as_slice(), &[0], &event.sequence.to_be_bytes()].concat();
+        let value = pb::Event { game_id: String::new(), sequence: 0, ..event };
+        log.insert(key, value.encode_to_vec()).expect("event");
+    }
+    log.insert(b"gold-live", summary("old-live", Active, Straight, 9).encode_to_vec()).expect("summary");
+    log.insert(b"mlayout", &[2]).expect("layout");
+    db.open_tree("records").expect("records").insert("token/old-live/0", "h").expect("record");
+    db.flush().expect("flush");
+}
+
+/// A crash while a layout-2 directory moves to layout 3, at either of the two points where it
+/// can stop half-way, leaves a directory that is either still layout 2 (and migrates again) or
+/// layout 3 with its journal still to be moved into place (which opening does).
+#[test]
+fn a_migration_stopped_half_way_leaves_a_usable_directory() {
+    // Stopped before the batch that moves the live games out of sled: the journal being built
+    // is left behind, half-written, and the directory is still in layout 2.
+    let dir = tempfile::tempdir().expect("dir");
+    write_layout_two(dir.path());
+    std::fs::create_dir(dir.path().join("journal.migrating")).expect("mkdir");
+    std::fs::write(dir.path().join("journal.migrating/0000000000000000.seg"), b"half").expect("write");
+    let refusal = std::iter::repeat_with(|| SledStore::open(dir.path()))
+        .take(250)
+        .find_map(|opened| match opened {
+            Err(StoreError::Corrupt(reason)) => Some(reason),
+            _ => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                None
+            }
+        })
+        .expect("still layout 2, refused until migrated");
+    assert!(refusal.contains("clack store migrate"), "{refusal}");
+    let migrated = loop {
+        match SledStore::migrate(dir.path()) {
+            Ok(migrated) => break migrated,
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    };
+    assert_eq!(migrated.journaled, 1);
+    let store = open(dir.path());
+    assert_eq!(store.read("old-live", 1).expect("live"), events("old-live", 1, 4));
+    drop(store);
+
+    // Stopped after the batch, before the journal was moved into place.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    std::fs::rename(dir.path().join("journal"), dir.path().join("journal.migrating")).expect("rename");
+    let store = open(dir.path());
+    assert_eq!(store.read("old-live", 1).expect("live"), events("old-live", 1, 4));
+    assert_eq!(store.get("token/old-live/0").expect("record"), Some(b"h".to_vec()), "records are kept");
+    assert!(store.stats().expect("stats").problems.is_empty());
+}

@@ -1,14 +1,14 @@
-//! A damaged store. Single stored events changed or removed, and a sealed log cut short: each
-//! such game answers DATA_LOSS, alone, and the other games load and play on. sled's own files
-//! truncated or overwritten in the middle: the server either starts or refuses to start with a
-//! message that says what to do, and never panics.
+//! A damaged store. A finished game's sealed log cut short or changed: that game answers
+//! DATA_LOSS, alone, and the other games load and play on. The directory's files (sled's and the
+//! journal's) cut short, overwritten, emptied or missing: the server refuses to start with a
+//! message that names `clack restore`, or serves every game exactly as it was acknowledged; it
+//! never serves a game rolled back, never loses one from the listing, and never panics.
 
 mod support;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::game_service_client::GameServiceClient;
@@ -70,7 +70,8 @@ async fn a_damaged_sealed_game_is_data_loss_alone_and_the_others_play_on() {
     {
         // Games 0 and 1 are finished and sealed in the archive: game 0's sealed log cut in half,
         // a byte in the middle of game 1's changed. sled takes both writes as its own.
-        let db = sled::open(&data).expect("sled opens the directory");
+        // The archive's segment size, which sled checks on open (clack-store's sled_store.rs).
+        let db = sled::Config::new().path(&data).segment_size(16 << 20).open().expect("sled opens the archive");
         let log = db.open_tree("log").expect("log tree");
         let key = sealed_key(&games[0].0);
         let sealed = log.get(&key).expect("read").expect("sealed log").to_vec();
@@ -102,24 +103,6 @@ async fn a_damaged_sealed_game_is_data_loss_alone_and_the_others_play_on() {
     assert!(verified.ok, "{}", verified.detail);
     assert_eq!(spectate(&mut client, game).await.status, pb::GameStatus::Finished as i32);
     stop(child);
-}
-
-/// Every regular file under `dir`, largest first.
-fn files(dir: &Path) -> Vec<(std::path::PathBuf, u64)> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read dir").flatten() {
-            let meta = entry.metadata().expect("metadata");
-            if meta.is_dir() {
-                stack.push(entry.path());
-            } else {
-                found.push((entry.path(), meta.len()));
-            }
-        }
-    }
-    found.sort_by_key(|(_, len)| std::cmp::Reverse(*len));
-    found
 }
 
 fn copy_dir(from: &Path, to: &Path) {

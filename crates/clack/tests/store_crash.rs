@@ -11,19 +11,18 @@ use clack_proto::v1 as pb;
 use clack_store::{EventStore, ListQuery, SledStore};
 
 /// Starts a fill of many small appends (so that at any moment some games are live and some are
-/// being sealed) and kills it `millis` after it reports its `reports`-th tenth of the games
-/// written: on a busy machine a fixed delay might come before any game ends.
+/// being sealed) and kills it `millis` after it reports its `reports`-th forty games finished: on a busy machine a fixed delay might come before any game ends.
 fn fill_and_kill(data: &std::path::Path, seed: u64, reports: usize, millis: u64) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_clack"))
         .args(["store", "fill", "--game", "straight", "--players", "2", "--games", "400", "--distinct", "8"])
-        .args(["--moves", "1", "--concurrent", "12", "--seed", &seed.to_string(), "--data"])
+        .args(["--moves", "1", "--concurrent", "12", "--every", "40", "--seed", &seed.to_string(), "--data"])
         .arg(data)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("clack store fill starts");
     let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut written = stdout.lines().map(|line| line.expect("a line")).filter(|line| line.contains("games written in"));
+    let mut written = stdout.lines().map(|line| line.expect("a line")).filter(|line| line.starts_with("soak: "));
     for _ in 0..reports {
         written.next().expect("the fill reports progress");
     }

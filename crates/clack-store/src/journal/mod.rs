@@ -9,7 +9,7 @@
 //! which then sees one write per game. A segment is removed once no live game has a record in it;
 //! a game that keeps an old segment alive (it waits long for players, or plays slowly) is first
 //! copied whole into the newest segment ("relocated"). So the journal stays within about twice
-//! the size of the live games plus two segments, however many games are played.
+//! the size of the live games plus a segment, however many games are played.
 //!
 //! Every record carries a number one higher than the record before it (its LSN), so a record or
 //! a segment missing in the middle is seen, and the archive's write count as it was when the
@@ -278,10 +278,10 @@ impl Journal {
         self.file.sync_data().map_err(io("syncing"))
     }
 
-    /// How many segments the live games need at most: twice their size, and two to spare.
+    /// How many segments the journal may keep: twice the live games' size, and one to spare.
     fn segments_needed(&self) -> usize {
         let live: u64 = self.games.values().map(Live::bytes).sum();
-        2 + (2 * live).div_ceil(segment::SEGMENT_BYTES) as usize
+        1 + (2 * live).div_ceil(segment::SEGMENT_BYTES).max(1) as usize
     }
 
     /// If the journal holds more segments than the live games need, relocates the games that

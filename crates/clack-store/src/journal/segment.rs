@@ -19,8 +19,10 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Every segment's size.
-pub(crate) const SEGMENT_BYTES: u64 = 16 << 20;
+/// Every segment's size. Smaller segments are removed sooner (the journal of a busy server is a
+/// few of them); larger ones relocate games less often. 8 MiB holds about 150 groups of 500
+/// games' moves, so a two-player game spans two segments or so.
+pub(crate) const SEGMENT_BYTES: u64 = 8 << 20;
 /// The most one write of records may be: a longer group is written in pieces of this size, so a
 /// torn write never leaves more than this behind the last whole record.
 pub(crate) const MAX_GROUP_BYTES: usize = 1 << 20;

@@ -2,7 +2,9 @@
 //
 // A bot belongs to whoever uploaded it first: an account (the request carried `x-clack-key`), or,
 // on an open server, an anonymous client, who gets an owner token in the first upload's reply and
-// sends it as `x-clack-owner-token: <token>` from then on. Only the owner may upload new versions
+// sends it as `x-clack-owner-token: <token>` from then on. One token is one owner: an upload of a
+// new bot (or a match, or a game) that carries the token is owned under it, and only a request
+// without a token is given a new one. Only the owner may upload new versions
 // under the bot's name, read its source and what it printed, and retire it (an admin may retire
 // any bot). Everyone may list bots and see their versions, ratings and statistics.
 
@@ -63,8 +65,9 @@ export declare type UploadBotResponse = Message<"clack.v1.UploadBotResponse"> & 
   version: string;
 
   /**
-   * Set only on an anonymous client's first upload of a bot: the secret that proves ownership
-   * from then on (send it as `x-clack-owner-token`). Shown once; the server keeps only its hash.
+   * Set only on an anonymous client's first upload of a bot, when the request carried no owner
+   * token: the secret that proves ownership from then on (send it as `x-clack-owner-token`).
+   * Shown once; the server keeps only its hash.
    *
    * @generated from field: string owner_token = 3;
    */
@@ -419,7 +422,9 @@ export declare type RunMatchRequest = Message<"clack.v1.RunMatchRequest"> & {
   entrants: MatchEntrant[];
 
   /**
-   * From 1 to the server's ceiling per call (200 unless the operator set another).
+   * At least 1. More than the server's ceiling per call (200 unless the operator set another)
+   * is refused as a quota: RESOURCE_EXHAUSTED, counted in `clack_quota_denials_total` under
+   * `quota="match_games_per_call"`.
    *
    * @generated from field: uint32 games = 3;
    */
@@ -514,8 +519,9 @@ export declare type RunMatchResponse = Message<"clack.v1.RunMatchResponse"> & {
   matchGames: GameSummary[];
 
   /**
-   * Set only for an anonymous caller: the owner token of the match's games, as CreateGame's
-   * (send it as `x-clack-owner-token`). Shown once; the server keeps only its hash.
+   * Set only for an anonymous caller that sent no owner token: the owner token of the match's
+   * games, as CreateGame's (send it as `x-clack-owner-token`). Shown once; the server keeps only
+   * its hash.
    *
    * @generated from field: string owner_token = 4;
    */

@@ -2,7 +2,9 @@
 //
 // A bot belongs to whoever uploaded it first: an account (the request carried `x-clack-key`), or,
 // on an open server, an anonymous client, who gets an owner token in the first upload's reply and
-// sends it as `x-clack-owner-token: <token>` from then on. Only the owner may upload new versions
+// sends it as `x-clack-owner-token: <token>` from then on. One token is one owner: an upload of a
+// new bot (or a match, or a game) that carries the token is owned under it, and only a request
+// without a token is given a new one. Only the owner may upload new versions
 // under the bot's name, read its source and what it printed, and retire it (an admin may retire
 // any bot). Everyone may list bots and see their versions, ratings and statistics.
 

@@ -150,6 +150,16 @@ export declare type GameOptions = Message<"clack.v1.GameOptions"> & {
    * @generated from field: clack.v1.TimeControl time_control = 3;
    */
   timeControl?: TimeControl | undefined;
+
+  /**
+   * A pace for games that people watch: the least time, in milliseconds, from one action to a
+   * bot's next (0, the default, plays bots at full speed; at most 10000). The server holds a bot
+   * seat's turn until the pace has passed since the last action, then asks the bot. The pace is
+   * kept in the game's options (forks keep it), so the log says how the game was played.
+   *
+   * @generated from field: uint32 bot_pace_millis = 4;
+   */
+  botPaceMillis: number;
 };
 
 /**
