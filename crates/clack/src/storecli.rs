@@ -267,12 +267,12 @@ fn soak_report(data: &Path, finished: u64, live: usize, seconds: f64) -> anyhow:
     Ok(())
 }
 
-/// This process's resident memory in MB, from /proc (Linux).
+/// This process's resident memory in MB (10^6 bytes), from /proc (Linux).
 pub(crate) fn resident_mb() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1000.0)
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024.0 / 1e6)
 }
 
 /// The bytes every file under `dir` takes on disk, as `du` counts them: the journal's segments

@@ -284,16 +284,23 @@ impl Journal {
         1 + (2 * live).div_ceil(segment::SEGMENT_BYTES).max(1) as usize
     }
 
-    /// If the journal holds more segments than the live games need, relocates the games that
-    /// keep the oldest one, makes that durable, and returns the segment that becomes the oldest
-    /// once the archive has recorded it (then call [`Journal::drop_oldest`]).
+    /// Whether the oldest segment can go: no live game has a record in it, or the journal holds
+    /// more segments than the live games need and the games that keep it are relocated first
+    /// (and that made durable). Returns the segment that becomes the oldest once the archive has
+    /// recorded it (then call [`Journal::drop_oldest`]).
     pub(crate) fn relocate_oldest(&mut self) -> Result<Option<u64>, StoreError> {
-        if self.segments.len() <= self.segments_needed() || !self.sealing.is_empty() {
+        if self.segments.len() < 2 || !self.sealing.is_empty() {
             return Ok(None);
         }
         let oldest = self.segments[0];
         let pinned: Vec<String> =
             self.games.iter().filter(|(_, game)| game.oldest == oldest).map(|(id, _)| id.clone()).collect();
+        if pinned.is_empty() {
+            return Ok(Some(oldest + 1));
+        }
+        if self.segments.len() <= self.segments_needed() {
+            return Ok(None);
+        }
         for game_id in pinned {
             let Some(game) = self.games.get(&game_id) else { continue };
             let record = Record {
