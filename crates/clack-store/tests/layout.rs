@@ -204,27 +204,36 @@ fn write_layout_one(dir: &std::path::Path) {
     db.flush().expect("flush");
 }
 
+/// Why opening `dir` is refused as an older layout, once sled has let go of the directory
+/// (its background flusher holds the lock a moment after the last handle is dropped).
+fn refused(dir: &std::path::Path) -> String {
+    for _ in 0..250 {
+        match SledStore::open(dir) {
+            Err(StoreError::Corrupt(reason)) => return reason,
+            _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    }
+    panic!("{} was not refused as an older layout", dir.display())
+}
+
+/// Migrates `dir`, waiting for sled's lock as [`refused`] does.
+fn migrate(dir: &std::path::Path) -> clack_store::Migrated {
+    for _ in 0..250 {
+        if let Ok(migrated) = SledStore::migrate(dir) {
+            return migrated;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    SledStore::migrate(dir).expect("the migration")
+}
+
 #[test]
 fn a_directory_in_the_per_event_layout_is_refused_then_migrated() {
     let dir = tempfile::tempdir().expect("dir");
     write_layout_one(dir.path());
-    let refusal = std::iter::repeat_with(|| SledStore::open(dir.path()))
-        .take(250)
-        .find_map(|opened| match opened {
-            Err(StoreError::Corrupt(reason)) => Some(reason),
-            _ => {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                None
-            }
-        })
-        .expect("refused");
+    let refusal = refused(dir.path());
     assert!(refusal.contains("clack store migrate"), "{refusal}");
-    let migrated = loop {
-        match SledStore::migrate(dir.path()) {
-            Ok(migrated) => break migrated,
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
-        }
-    };
+    let migrated = migrate(dir.path());
     assert_eq!((migrated.games, migrated.sealed, migrated.events, migrated.journaled), (2, 1, 11, 1));
     assert!(dir.path().join("journal").is_dir() && !dir.path().join("journal.migrating").exists());
     let store = open(dir.path());
@@ -238,12 +247,7 @@ fn a_directory_in_the_per_event_layout_is_refused_then_migrated() {
     assert_eq!(store.get("token/old-live/0").expect("record"), Some(b"h".to_vec()), "records are kept");
     store.append("old-live", 4, &events("old-live", 5, 5), &listed.games[0]).expect("play goes on");
     drop(store);
-    let again = loop {
-        match SledStore::migrate(dir.path()) {
-            Ok(migrated) => break migrated,
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
-        }
-    };
+    let again = migrate(dir.path());
     assert!(again.already, "a second migration has nothing to do");
 }
 
@@ -276,23 +280,9 @@ fn a_migration_stopped_half_way_leaves_a_usable_directory() {
     write_layout_two(dir.path());
     std::fs::create_dir(dir.path().join("journal.migrating")).expect("mkdir");
     std::fs::write(dir.path().join("journal.migrating/0000000000000000.seg"), b"half").expect("write");
-    let refusal = std::iter::repeat_with(|| SledStore::open(dir.path()))
-        .take(250)
-        .find_map(|opened| match opened {
-            Err(StoreError::Corrupt(reason)) => Some(reason),
-            _ => {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                None
-            }
-        })
-        .expect("still layout 2, refused until migrated");
+    let refusal = refused(dir.path());
     assert!(refusal.contains("clack store migrate"), "{refusal}");
-    let migrated = loop {
-        match SledStore::migrate(dir.path()) {
-            Ok(migrated) => break migrated,
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
-        }
-    };
+    let migrated = migrate(dir.path());
     assert_eq!(migrated.journaled, 1);
     let store = open(dir.path());
     assert_eq!(store.read("old-live", 1).expect("live"), events("old-live", 1, 4));

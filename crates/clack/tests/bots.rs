@@ -218,6 +218,17 @@ async fn verify_agrees_with_itself_while_a_bot_game_plays() {
     server.stop().await;
 }
 
+async fn upload_greedy(
+    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<tonic::transport::Channel>,
+) -> pb::UploadBotResponse {
+    let upload = pb::UploadBotRequest {
+        name: "greedy".into(),
+        kind: pb::GameKind::Straight as i32,
+        source: source("bots/straight-greedy.rhai"),
+    };
+    bots.upload_bot(upload).await.expect("upload").into_inner()
+}
+
 /// A game that people watch can be paced: its bots act no sooner than the pace after the move
 /// before, the pace is kept in the game's options (so a replay shows it), and a pace past the
 /// most allowed is refused, naming the field.
@@ -226,12 +237,7 @@ async fn a_paced_game_of_bots_moves_no_faster_than_its_pace() {
     let dir = tempfile::tempdir().expect("dir");
     let server = Server::start(dir.path(), Durability::Batched).await;
     let (mut bots, mut games) = (server.bots().await, server.games().await);
-    let upload = pb::UploadBotRequest {
-        name: "greedy".into(),
-        kind: pb::GameKind::Straight as i32,
-        source: source("bots/straight-greedy.rhai"),
-    };
-    let greedy = bots.upload_bot(upload).await.expect("upload").into_inner();
+    let greedy = upload_greedy(&mut bots).await;
     let seats = vec![bot_seat(&greedy.bot_id, &greedy.version); 2];
     let paced = |millis| pb::GameOptions { bot_pace_millis: millis, ..straight_options(2, 250) };
     let too_slow = pb::CreateGameRequest { options: Some(paced(10_001)), seats: seats.clone(), seed: Some(3) };
@@ -275,12 +281,7 @@ async fn a_bot_waits_for_every_seat_to_be_taken() {
     let dir = tempfile::tempdir().expect("dir");
     let server = Server::start(dir.path(), Durability::Batched).await;
     let (mut bots, mut games) = (server.bots().await, server.games().await);
-    let upload = pb::UploadBotRequest {
-        name: "greedy".into(),
-        kind: pb::GameKind::Straight as i32,
-        source: source("bots/straight-greedy.rhai"),
-    };
-    let greedy = bots.upload_bot(upload).await.expect("upload").into_inner();
+    let greedy = upload_greedy(&mut bots).await;
     let open = pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Open(pb::OpenSeat {})) };
     let seats = vec![bot_seat(&greedy.bot_id, &greedy.version), open];
     // Eight fixed seeds: the bot's seat leads in some of them, and has the move while seat 1 is

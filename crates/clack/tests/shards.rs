@@ -377,19 +377,25 @@ async fn pages_from(client: &mut GameServiceClient<Channel>, mut page_token: Str
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn listing_every_shard_goes_newest_first_and_games_made_meanwhile_do_not_reorder_it() {
-    let dir = tempfile::tempdir().expect("dir");
+/// Two shards, `x` and `y`, each listing both (`--peers`), with a client of each.
+async fn two_shards(dir: &Path) -> (Vec<Killed>, Vec<GameServiceClient<Channel>>) {
     let addrs = [free_addr(), free_addr()];
     let peers = format!("x=http://{},y=http://{}", addrs[0], addrs[1]);
     let mut processes = Vec::new();
     let mut clients = Vec::new();
     for (name, addr) in ["x", "y"].iter().zip(&addrs) {
         let args = ["--shard", name, "--peers", &peers];
-        let (child, url) = support::spawn_server_at(addr, &dir.path().join(name), &args, &[]);
+        let (child, url) = support::spawn_server_at(addr, &dir.join(name), &args, &[]);
         processes.push(Killed(child));
         clients.push(GameServiceClient::connect(url).await.expect("connect"));
     }
+    (processes, clients)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listing_every_shard_goes_newest_first_and_games_made_meanwhile_do_not_reorder_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_processes, mut clients) = two_shards(dir.path()).await;
     let mut made = Vec::new();
     // Four older games on x, then three newer ones on y.
     for i in 0..7 {
@@ -428,16 +434,7 @@ async fn listing_every_shard_goes_newest_first_and_games_made_meanwhile_do_not_r
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shard_pushed_down_by_new_games_still_pages_in_order() {
     let dir = tempfile::tempdir().expect("dir");
-    let addrs = [free_addr(), free_addr()];
-    let peers = format!("x=http://{},y=http://{}", addrs[0], addrs[1]);
-    let mut processes = Vec::new();
-    let mut clients = Vec::new();
-    for (name, addr) in ["x", "y"].iter().zip(&addrs) {
-        let args = ["--shard", name, "--peers", &peers];
-        let (child, url) = support::spawn_server_at(addr, &dir.path().join(name), &args, &[]);
-        processes.push(Killed(child));
-        clients.push(GameServiceClient::connect(url).await.expect("connect"));
-    }
+    let (_processes, mut clients) = two_shards(dir.path()).await;
     // Three old games on y, then five newer ones on x.
     let mut made = Vec::new();
     for i in 0..8 {
