@@ -333,6 +333,7 @@ impl SledStore {
             journal.seal(id);
         }
         journal.sync(archived)?;
+        journal.remove_stale()?;
         let mut live_index = BTreeSet::new();
         for (_, game) in journal.games() {
             live_index.extend(listing::index_keys(&pb::GameSummary::decode(game.summary.as_slice())?));

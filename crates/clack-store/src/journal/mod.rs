@@ -105,6 +105,8 @@ pub(crate) struct Journal {
     /// Games finished since the last sync: their `SEALED` records wait until the archive holds
     /// them, and their segments stay until then.
     sealing: Vec<String>,
+    /// Segments older than the journal's start, left by a removal that stopped.
+    stale: Vec<u64>,
 }
 
 fn io(what: &str) -> impl Fn(std::io::Error) -> StoreError + '_ {
@@ -133,6 +135,7 @@ impl Journal {
             archived,
             games: HashMap::new(),
             sealing: Vec::new(),
+            stale: Vec::new(),
         };
         journal.push(Record { kind: BOOT, boot: boot_id(), ..Record::default() })?;
         journal.sync(archived)?;
@@ -143,10 +146,10 @@ impl Journal {
     /// every live game back. Anything a crash cannot explain is [`StoreError::Lost`].
     pub(crate) fn open(dir: &Path, store: u64, first: u64) -> Result<Journal, StoreError> {
         let mut numbers = segment_numbers(dir)?;
-        // Segments before `first` were being removed when the process stopped.
-        for stale in numbers.iter().filter(|n| **n < first) {
-            std::fs::remove_file(segment::path(dir, *stale)).map_err(io("removing an old segment"))?;
-        }
+        // Segments before `first` were being removed when the process stopped; they go once the
+        // store has checked everything ([`Journal::remove_stale`]), never from a directory that
+        // is refused.
+        let stale: Vec<u64> = numbers.iter().copied().filter(|n| *n < first).collect();
         numbers.retain(|n| *n >= first);
         match numbers.first() {
             None => {
@@ -204,9 +207,18 @@ impl Journal {
             archived: replay.archived,
             games: replay.games,
             sealing: Vec::new(),
+            stale,
         };
         journal.push(Record { kind: BOOT, boot: boot_id(), ..Record::default() })?;
         Ok(journal)
+    }
+
+    /// Removes the segments older than the journal's start that a stopped removal left.
+    pub(crate) fn remove_stale(&mut self) -> Result<(), StoreError> {
+        for number in std::mem::take(&mut self.stale) {
+            std::fs::remove_file(segment::path(&self.dir, number)).map_err(io("removing an old segment"))?;
+        }
+        Ok(())
     }
 
     /// The archive's write count the journal has witnessed: the archive must hold at least this.
