@@ -305,12 +305,12 @@ impl GameLog {
         self.ended.as_ref()
     }
 
-    /// The game's time control, if it has one.
     /// The least time between one bot action and the next, in milliseconds (0: none).
     pub fn bot_pace_millis(&self) -> u32 {
         self.created.options.as_ref().map_or(0, |o| o.bot_pace_millis)
     }
 
+    /// The game's time control, if it has one.
     pub fn time_control(&self) -> Option<TimeControl> {
         self.clocks.as_ref().map(Clocks::control)
     }

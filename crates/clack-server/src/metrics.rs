@@ -343,8 +343,8 @@ struct AtScrape {
 }
 
 /// This process's resident memory in bytes (Linux's `/proc/self/status`, `VmRSS`), read when
-/// Prometheus scrapes.
-fn resident_bytes() -> Option<i64> {
+/// Prometheus scrapes (and by `clack store fill`'s soak lines).
+pub fn resident_bytes() -> Option<i64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
     let kib: i64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -141,8 +141,10 @@ async fn run(
         return Err(Error::Internal("a seat token gave no seat".into()).into());
     };
     // A client that claims to have seen events the game does not have would wait for them
-    // forever, and never be offered its turn while its clock runs: refuse it at once.
-    let last = hub.last_sequence(&id).await?;
+    // forever, and never be offered its turn while its clock runs: refuse it at once. Only a
+    // client with nothing to catch up on can be past the end, so only then is the game asked.
+    let unsent = subscription.as_ref().map_or(&backlog, |s| &s.backlog);
+    let last = if unsent.is_empty() { hub.last_sequence(&id).await? } else { u64::MAX };
     if hello.after_sequence > last {
         let message = format!(
             "after_sequence {} is past the game's last event, {last}: send the last sequence you have seen",

@@ -93,8 +93,8 @@ fn id_order(game_id: &str) -> &str {
 /// Where a game stands in the listing of every shard: by creation time, then by id. This is each
 /// shard's own order (the store lists by creation time, then id, and one shard's ids differ only
 /// after their common prefix), so merging shards never reorders what a shard gave.
-fn order(created_unix_millis: i64, game_id: &str) -> (i64, &str) {
-    (created_unix_millis, id_order(game_id))
+fn order(game: &pb::GameSummary) -> (i64, &str) {
+    (game.created_unix_millis, id_order(&game.game_id))
 }
 
 /// Checks that a request about `game_id` reached the right shard: the `x-clack-game` header,
@@ -180,7 +180,7 @@ struct Cursor {
 impl Cursor {
     /// Whether `game` comes after this cursor in the listing (was not returned yet).
     fn before(&self, game: &pb::GameSummary) -> bool {
-        self.after.is_empty() || order(game.created_unix_millis, &game.game_id) < order(self.after_created, &self.after)
+        self.after.is_empty() || order(game) < (self.after_created, id_order(&self.after))
     }
 
     fn moved_to(&mut self, game: &pb::GameSummary) {
@@ -249,9 +249,7 @@ impl Shards {
             .enumerate()
             .flat_map(|(i, offer)| offer.games.iter().map(move |(game, token)| (i, game, token)))
             .collect();
-        all.sort_by(|a, b| {
-            order(b.1.created_unix_millis, &b.1.game_id).cmp(&order(a.1.created_unix_millis, &a.1.game_id))
-        });
+        all.sort_by(|a, b| order(b.1).cmp(&order(a.1)));
         let taken = all.len().min(size);
         let mut consumed = vec![0; cursors.len()];
         for &(i, game, token) in &all[..taken] {

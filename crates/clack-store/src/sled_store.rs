@@ -271,7 +271,7 @@ impl SledStore {
         let log = unpanicked("reading", || Ok(db.open_tree("log")?))?;
         let records = unpanicked("reading", || Ok(db.open_tree("records")?))?;
         unpanicked("reading", || Self::check_layout(path, &db, &log))?;
-        let state = unpanicked("reading", || Self::recover(path, &db, &log))?;
+        let state = unpanicked("reading", || Self::recover(path, &log))?;
         Ok(SledStore { db, log, records, state: Arc::new(Mutex::new(state)) })
     }
 
@@ -309,7 +309,7 @@ impl SledStore {
     }
 
     /// Opens the journal, checks it against the archive, and settles games a crash left in both.
-    fn recover(path: &Path, db: &sled::Db, log: &sled::Tree) -> Result<State, StoreError> {
+    fn recover(path: &Path, log: &sled::Tree) -> Result<State, StoreError> {
         let missing = |key: &str| StoreError::Lost(format!("the archive's `{key}` record is missing"));
         let store = read_u64(log, STORE_KEY)?.ok_or_else(|| missing("mstore"))?;
         let archived = read_u64(log, COUNT_KEY)?.ok_or_else(|| missing("mcount"))?;
@@ -338,7 +338,6 @@ impl SledStore {
         for (_, game) in journal.games() {
             live_index.extend(listing::index_keys(&pb::GameSummary::decode(game.summary.as_slice())?));
         }
-        let _ = db;
         Ok(State { journal, live_index, archived, dirty: false })
     }
 

@@ -258,21 +258,14 @@ fn fill(args: &FillArgs) -> anyhow::Result<()> {
 #[allow(clippy::print_stdout)] // a command-line report
 fn soak_report(data: &Path, finished: u64, live: usize, seconds: f64) -> anyhow::Result<()> {
     let bytes = directory_bytes(data)?;
-    let rss = resident_mb().map_or_else(|| "?".to_owned(), |mb| format!("{mb:.0}"));
+    let rss =
+        clack_server::metrics::resident_bytes().map_or_else(|| "?".to_owned(), |b| format!("{:.0}", b as f64 / 1e6));
     println!(
         "soak: {finished} finished, {live} live, {seconds:.1} s, disk {:.1} MB ({:.2} KB per finished game), rss {rss} MB",
         mb(bytes),
         bytes as f64 / finished.max(1) as f64 / 1000.0
     );
     Ok(())
-}
-
-/// This process's resident memory in MB (10^6 bytes), from /proc (Linux).
-pub(crate) fn resident_mb() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024.0 / 1e6)
 }
 
 /// The bytes every file under `dir` takes on disk, as `du` counts them: the journal's segments

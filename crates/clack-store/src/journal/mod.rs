@@ -107,6 +107,9 @@ pub(crate) struct Journal {
     sealing: Vec<String>,
     /// Segments older than the journal's start, left by a removal that stopped.
     stale: Vec<u64>,
+    /// What the live games hold, kept as they change: the journal's size is measured against it
+    /// after every group.
+    live_bytes: u64,
 }
 
 fn io(what: &str) -> impl Fn(std::io::Error) -> StoreError + '_ {
@@ -136,8 +139,9 @@ impl Journal {
             games: HashMap::new(),
             sealing: Vec::new(),
             stale: Vec::new(),
+            live_bytes: 0,
         };
-        journal.push(Record { kind: BOOT, boot: boot_id(), ..Record::default() })?;
+        journal.push(&mut Record { kind: BOOT, boot: boot_id(), ..Record::default() })?;
         journal.sync(archived)?;
         Ok(journal)
     }
@@ -195,6 +199,7 @@ impl Journal {
             .open(segment::path(dir, newest))
             .map_err(io("opening the newest segment"))?;
         segment::clear_after(&file, end).map_err(io("clearing after the last record"))?;
+        let live_bytes = replay.games.values().map(Live::bytes).sum();
         let mut journal = Journal {
             dir: dir.to_owned(),
             store,
@@ -208,8 +213,9 @@ impl Journal {
             games: replay.games,
             sealing: Vec::new(),
             stale,
+            live_bytes,
         };
-        journal.push(Record { kind: BOOT, boot: boot_id(), ..Record::default() })?;
+        journal.push(&mut Record { kind: BOOT, boot: boot_id(), ..Record::default() })?;
         Ok(journal)
     }
 
@@ -250,27 +256,26 @@ impl Journal {
         events: Vec<Vec<u8>>,
         summary: Option<Vec<u8>>,
     ) -> Result<(), StoreError> {
-        let record = Record {
-            kind: APPEND,
-            game_id: game_id.to_owned(),
-            first_sequence,
-            events: events.clone(),
-            summary: summary.clone(),
-            ..Record::default()
-        };
-        let segment = self.push(record)?;
-        let game = self.games.entry(game_id.to_owned()).or_insert_with(|| Live { oldest: segment, ..Live::default() });
-        game.events.extend(events);
-        if let Some(summary) = summary {
+        let mut record =
+            Record { kind: APPEND, game_id: game_id.to_owned(), first_sequence, events, summary, ..Record::default() };
+        let segment = self.push(&mut record)?;
+        let game = self.games.entry(record.game_id).or_insert_with(|| Live { oldest: segment, ..Live::default() });
+        let mut added: u64 = record.events.iter().map(|e| e.len() as u64).sum();
+        game.events.append(&mut record.events);
+        if let Some(summary) = record.summary {
+            added += summary.len() as u64;
+            self.live_bytes -= game.summary.len() as u64;
             game.summary = summary;
         }
+        self.live_bytes += added;
         Ok(())
     }
 
     /// A game has been written to the archive: it leaves the journal. Its `SEALED` record is
     /// written at the next sync, after the archive's flush.
     pub(crate) fn seal(&mut self, game_id: &str) {
-        if self.games.remove(game_id).is_some() {
+        if let Some(game) = self.games.remove(game_id) {
+            self.live_bytes -= game.bytes();
             self.sealing.push(game_id.to_owned());
         }
     }
@@ -280,9 +285,9 @@ impl Journal {
     pub(crate) fn sync(&mut self, archived: u64) -> Result<(), StoreError> {
         self.archived = archived;
         for game_id in std::mem::take(&mut self.sealing) {
-            self.push(Record { kind: SEALED, game_id, ..Record::default() })?;
+            self.push(&mut Record { kind: SEALED, game_id, ..Record::default() })?;
         }
-        self.push(Record { kind: WITNESS, ..Record::default() })?;
+        self.push(&mut Record { kind: WITNESS, ..Record::default() })?;
         self.write_pending()?;
         for file in self.unsynced.drain(..) {
             file.sync_data().map_err(io("syncing a full segment"))?;
@@ -292,8 +297,7 @@ impl Journal {
 
     /// How many segments the journal may keep: twice the live games' size, and one to spare.
     fn segments_needed(&self) -> usize {
-        let live: u64 = self.games.values().map(Live::bytes).sum();
-        1 + (2 * live).div_ceil(segment::SEGMENT_BYTES).max(1) as usize
+        1 + (2 * self.live_bytes).div_ceil(segment::SEGMENT_BYTES).max(1) as usize
     }
 
     /// Whether the oldest segment can go: no live game has a record in it, or the journal holds
@@ -315,7 +319,7 @@ impl Journal {
         }
         for game_id in pinned {
             let Some(game) = self.games.get(&game_id) else { continue };
-            let record = Record {
+            let mut record = Record {
                 kind: RELOCATED,
                 game_id: game_id.clone(),
                 first_sequence: 1,
@@ -323,7 +327,7 @@ impl Journal {
                 summary: Some(game.summary.clone()),
                 ..Record::default()
             };
-            let segment = self.push(record)?;
+            let segment = self.push(&mut record)?;
             if let Some(game) = self.games.get_mut(&game_id) {
                 game.oldest = segment;
             }
@@ -341,7 +345,7 @@ impl Journal {
 
     /// Frames a record into the pending bytes, moving to a new segment first if it would not fit;
     /// returns the segment it lands in.
-    fn push(&mut self, mut record: Record) -> Result<u64, StoreError> {
+    fn push(&mut self, record: &mut Record) -> Result<u64, StoreError> {
         record.lsn = self.lsn + 1;
         record.archived = self.archived;
         let framed = record.encoded_len() as u64 + segment::FRAME_BYTES;
