@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chance::Dealer;
-use crate::tile::Seat;
+use crate::tile::{Seat, TileSet};
 use crate::{straight, streets};
 
 /// Which game.
@@ -155,6 +155,46 @@ pub enum OptionsError {
     Straight(#[from] straight::OptionsError),
     #[error(transparent)]
     Streets(#[from] streets::OptionsError),
+}
+
+/// A redeal that does not keep the hidden tiles' number and sizes ([`Game::redeal`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RedealError {
+    #[error("a redeal gives {given} hands for {players} seats")]
+    Seats { given: usize, players: usize },
+    #[error("seat {seat} would hold {count} tiles, not {expected}")]
+    HandSize { seat: u8, count: usize, expected: usize },
+    #[error("the boneyard would hold {count} tiles, not {expected}")]
+    BoneyardSize { count: usize, expected: usize },
+    #[error("a redeal must place exactly the tiles that were in the hands and the boneyard, each once")]
+    Tiles,
+}
+
+/// Checks that `hands` and `boneyard` place the same tiles as `old_hands` and `old_boneyard`,
+/// each once, with every hand and the boneyard the same size as before.
+pub(crate) fn check_redeal(
+    old_hands: &[TileSet],
+    old_boneyard: TileSet,
+    hands: &[TileSet],
+    boneyard: TileSet,
+) -> Result<(), RedealError> {
+    if hands.len() != old_hands.len() {
+        return Err(RedealError::Seats { given: hands.len(), players: old_hands.len() });
+    }
+    for (seat, (new, old)) in hands.iter().zip(old_hands).enumerate() {
+        if new.len() != old.len() {
+            return Err(RedealError::HandSize { seat: seat as u8, count: new.len(), expected: old.len() });
+        }
+    }
+    if boneyard.len() != old_boneyard.len() {
+        return Err(RedealError::BoneyardSize { count: boneyard.len(), expected: old_boneyard.len() });
+    }
+    let union = |hands: &[TileSet], boneyard: TileSet| hands.iter().fold(boneyard, |all, hand| all.union(*hand));
+    let placed: usize = hands.iter().map(|h| h.len()).sum::<usize>() + boneyard.len();
+    if union(hands, boneyard) != union(old_hands, old_boneyard) || union(hands, boneyard).len() != placed {
+        return Err(RedealError::Tiles);
+    }
+    Ok(())
 }
 
 /// A game of either kind.
@@ -315,6 +355,15 @@ impl Game {
             }),
             Game::Streets(g) => g.outcome().map_or_else(Vec::new, |o| o.winners.clone()),
         }
+    }
+
+    /// This position with the hands and the boneyard placed otherwise (see
+    /// [`straight::State::redeal`]).
+    pub fn redeal(&self, hands: &[TileSet], boneyard: TileSet) -> Result<Game, RedealError> {
+        Ok(match self {
+            Game::Straight(g) => Game::Straight(g.redeal(hands, boneyard)?),
+            Game::Streets(g) => Game::Streets(g.redeal(hands, boneyard)?),
+        })
     }
 
     /// A text picture of the table, for terminals and logs.

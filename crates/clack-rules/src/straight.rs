@@ -1173,3 +1173,27 @@ impl From<Action> for WireAction {
         WireAction { kind, tile, arm, against }
     }
 }
+
+/// What an engine needs to imagine the hidden tiles: which tiles would fit now, and the same
+/// position with the hidden tiles dealt otherwise.
+impl State {
+    /// Every tile of the set that could be laid against an open end now (none before the lead).
+    /// A seat that draws or passes shows that it holds none of these.
+    pub fn fitting_tiles(&self) -> TileSet {
+        self.ends.suits().intersection(SET)
+    }
+
+    /// This position with `hands` and `boneyard` in place of the seats' hands and the boneyard:
+    /// the same tiles, only placed otherwise, and every hand the same size. Everything public
+    /// (the layout, scores, turn, round) is kept. Refused, and nothing made, when the tiles or the
+    /// sizes differ.
+    pub fn redeal(&self, hands: &[TileSet], boneyard: TileSet) -> Result<State, crate::game::RedealError> {
+        let players = usize::from(self.options.players);
+        let old: ArrayVec<TileSet, MAX_PLAYERS> = self.hands[..players].iter().copied().collect();
+        crate::game::check_redeal(&old, self.boneyard, hands, boneyard)?;
+        let mut state = self.clone();
+        state.hands[..players].copy_from_slice(hands);
+        state.boneyard = boneyard;
+        Ok(state)
+    }
+}

@@ -567,3 +567,32 @@ pub struct Observation {
     pub to_move: ToMove,
     pub outcome: Option<Outcome>,
 }
+
+/// What an engine needs to imagine the hidden tiles: which tiles could be placed now, and the
+/// same position with the hidden tiles dealt otherwise.
+impl State {
+    /// The tiles of `tiles` that have a legal placement now. A seat that passes or discards
+    /// (unless passing is allowed when able) shows that it holds none of them.
+    pub fn placeable(&self, tiles: TileSet) -> TileSet {
+        let mut found = TileSet::EMPTY;
+        self.placements(tiles, |action| {
+            if let Action::Place { tile, .. } = action {
+                found.insert(tile);
+            }
+            true
+        });
+        found
+    }
+
+    /// This position with `hands` and `boneyard` in place of the seats' hands and the boneyard:
+    /// the same tiles, only placed otherwise, and every hand the same size. Everything public
+    /// (the board, discards, scores, turn) is kept. Refused, and nothing made, when the tiles or
+    /// the sizes differ.
+    pub fn redeal(&self, hands: &[TileSet], boneyard: TileSet) -> Result<State, crate::game::RedealError> {
+        crate::game::check_redeal(&self.hands, self.boneyard, hands, boneyard)?;
+        let mut state = self.clone();
+        state.hands = hands.to_vec();
+        state.boneyard = boneyard;
+        Ok(state)
+    }
+}

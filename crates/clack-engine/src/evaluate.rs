@@ -1,0 +1,185 @@
+//! The value of each legal action, from the mover's information set.
+//!
+//! Determinized Monte Carlo: sample a world from the [`InfoSet`], and in it play every legal
+//! action followed by a greedy playout. Every action is tried in the same worlds with the same
+//! playout randomness (common random numbers), so the difference between two actions is
+//! measured on the same deals and draws, and its standard error, from the paired differences, is
+//! far smaller than either value's. The budget is a number of worlds, never a time, so the same
+//! record, seed and budget give the same answer everywhere.
+//!
+//! When nothing is hidden any more and few tiles are left, the margins come from exhaustive
+//! search instead ([`crate::exact`]), and are exact.
+
+use clack_rules::Seat;
+use clack_rules::game::{Action, Game, Turn};
+
+use crate::infoset::InfoSet;
+use crate::rng::Rng;
+use crate::{EngineError, exact, rollout};
+
+/// How much work one evaluation may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Worlds sampled; each legal action is played out once in each.
+    pub worlds: u32,
+    /// Exhaustive search is used when nothing is hidden and at most this many tiles are left in
+    /// hands.
+    pub exact_tiles: u8,
+}
+
+/// A mean with its standard error.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    pub mean: f64,
+    pub stderr: f64,
+}
+
+impl Estimate {
+    /// The mean and standard error of `values`.
+    pub fn of(values: &[f64]) -> Estimate {
+        let n = values.len() as f64;
+        if values.is_empty() {
+            return Estimate::default();
+        }
+        let mean = values.iter().sum::<f64>() / n;
+        let var =
+            if values.len() > 1 { values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        Estimate { mean, stderr: (var / n).sqrt() }
+    }
+
+    /// A figure known exactly.
+    pub fn exact(mean: f64) -> Estimate {
+        Estimate { mean, stderr: 0.0 }
+    }
+
+    /// The sum of independent estimates.
+    pub fn sum(items: impl IntoIterator<Item = Estimate>) -> Estimate {
+        let (mean, var) = items.into_iter().fold((0.0, 0.0), |(m, v), e| (m + e.mean, v + e.stderr * e.stderr));
+        Estimate { mean, stderr: var.sqrt() }
+    }
+}
+
+/// One legal action's value for the mover's side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionValue {
+    pub action: Action,
+    /// Straight Dominoes: points the side gains to the end of the round (round-end count
+    /// included) less the mean of the other sides'; Streets and Avenues: the final score less the
+    /// mean of the others'.
+    pub margin: Estimate,
+    /// The probability of winning the game (Straight Dominoes plays the match out; a shared win
+    /// counts as a share).
+    pub win: Estimate,
+    /// Margins per world, kept for paired comparisons.
+    samples: Vec<f64>,
+    wins: Vec<f64>,
+}
+
+/// Every legal action's value, and the engine's choice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    pub seat: Seat,
+    /// In the game's legal-action order.
+    pub actions: Vec<ActionValue>,
+    /// The index of the engine's choice.
+    pub best: usize,
+    pub worlds: u32,
+    /// The margins are exact (exhaustive search of the one world that fits).
+    pub exact: bool,
+    /// The choice was made on the probability of winning, not the margin (near the end of a
+    /// Straight Dominoes match).
+    pub endgame: bool,
+}
+
+/// When some side of a Straight Dominoes game is this close to the target, the engine chooses
+/// by the probability of winning the match rather than by the round's margin: near the end,
+/// points that do not win are worth nothing.
+const ENDGAME: u32 = 60;
+
+impl Evaluation {
+    pub fn best(&self) -> &ActionValue {
+        &self.actions[self.best]
+    }
+
+    /// What playing action `index` instead of the best costs, in margin and in win probability,
+    /// measured on the same worlds (paired), so the error is that of the difference.
+    pub fn loss(&self, index: usize) -> (Estimate, Estimate) {
+        let best = self.best();
+        let chosen = &self.actions[index];
+        if index == self.best {
+            return (Estimate::exact(0.0), Estimate::exact(0.0));
+        }
+        let paired = |a: &[f64], b: &[f64], exact_value: Option<(f64, f64)>| match exact_value {
+            Some((a, b)) => Estimate::exact(a - b),
+            None => Estimate::of(&a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<_>>()),
+        };
+        let margin_exact = self.exact.then_some((best.margin.mean, chosen.margin.mean));
+        (paired(&best.samples, &chosen.samples, margin_exact), paired(&best.wins, &chosen.wins, None))
+    }
+}
+
+/// Evaluates every legal action of the seat to move, from that seat's information set.
+pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evaluation, EngineError> {
+    let seat = info.seat();
+    let position = info.position().clone();
+    if position.turn() != (Turn::Seat { seat }) {
+        return Err(EngineError::NoDecision);
+    }
+    let legal = position.legal_actions();
+    let worlds = budget.worlds.max(1);
+    let whole_match = matches!(position, Game::Straight(_));
+    let mut values: Vec<ActionValue> = legal
+        .iter()
+        .map(|&action| ActionValue {
+            action,
+            margin: Estimate::default(),
+            win: Estimate::default(),
+            samples: Vec::with_capacity(worlds as usize),
+            wins: Vec::with_capacity(worlds as usize),
+        })
+        .collect();
+    for w in 0..u64::from(worlds) {
+        let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
+        for value in &mut values {
+            let mut next = world.clone();
+            next.apply(seat, value.action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
+            let played = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
+            value.samples.push(played.margin);
+            value.wins.push(played.win);
+        }
+    }
+    for value in &mut values {
+        value.margin = Estimate::of(&value.samples);
+        value.win = Estimate::of(&value.wins);
+    }
+    let exact = info.is_certain() && exact::within(&position, budget.exact_tiles);
+    if exact {
+        for (value, margin) in values.iter_mut().zip(exact::margins(&position, seat)) {
+            value.margin = Estimate::exact(margin);
+        }
+    }
+    let endgame = is_endgame(&position);
+    let best = choose(endgame, &values);
+    Ok(Evaluation { seat, actions: values, best, worlds, exact, endgame })
+}
+
+/// The engine's choice: the highest margin, or near the end of a Straight Dominoes match the
+/// highest probability of winning (margin breaking ties); the first in legal order on equals.
+fn choose(endgame: bool, values: &[ActionValue]) -> usize {
+    let key = |v: &ActionValue| if endgame { (v.win.mean, v.margin.mean) } else { (v.margin.mean, v.win.mean) };
+    let mut best = 0;
+    for (i, value) in values.iter().enumerate() {
+        if key(value) > key(&values[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Whether a side of a Straight Dominoes game is within [`ENDGAME`] points of the target.
+fn is_endgame(position: &Game) -> bool {
+    match position {
+        Game::Straight(g) => g.scores().iter().any(|&s| s + ENDGAME >= g.options().target),
+        Game::Streets(_) => false,
+    }
+}

@@ -1,0 +1,110 @@
+//! Engine players: `engine:fast`, `engine:default` and `engine:strong`.
+//!
+//! A level is a fixed budget, counted in sampled worlds, so an engine seat plays the same game
+//! for the same record and seed on every machine, however busy it is. Each decision is seeded
+//! from the game's seed and the decision's place in the record, so a review of the game (run
+//! with the same level and seed) evaluates every decision exactly as the player did.
+
+use std::fmt;
+use std::str::FromStr;
+
+use clack_rules::Seat;
+use clack_rules::game::{Action, Options, Turn};
+
+use crate::EngineError;
+use crate::evaluate::{Budget, Evaluation, evaluate};
+use crate::infoset::InfoSet;
+use crate::record::{self, Step};
+use crate::rng::Rng;
+
+/// How hard the engine thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    Fast,
+    Default,
+    Strong,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Fast, Level::Default, Level::Strong];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Fast => "fast",
+            Level::Default => "default",
+            Level::Strong => "strong",
+        }
+    }
+
+    /// The seat name that seats this level: `engine:default`.
+    pub fn seat_name(self) -> String {
+        format!("engine:{}", self.name())
+    }
+
+    pub fn budget(self) -> Budget {
+        match self {
+            Level::Fast => Budget { worlds: 16, exact_tiles: 6 },
+            Level::Default => Budget { worlds: 64, exact_tiles: 8 },
+            Level::Strong => Budget { worlds: 256, exact_tiles: 10 },
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not an engine level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not an engine player: write engine:fast, engine:default or engine:strong")]
+pub struct ParseLevelError(pub String);
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    /// Reads `fast`, `default`, `strong`, with or without the `engine:` prefix.
+    fn from_str(text: &str) -> Result<Level, ParseLevelError> {
+        let name = text.strip_prefix("engine:").unwrap_or(text);
+        Level::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| ParseLevelError(text.to_owned()))
+    }
+}
+
+/// The seed of the decision taken after `steps` steps of a game seeded with `seed`.
+pub fn decision_seed(seed: u64, steps: usize) -> u64 {
+    Rng::derive(seed, steps as u64).next_u64()
+}
+
+/// What an engine seat decided: its action and, unless the move was forced, the evaluation
+/// behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub action: Action,
+    pub evaluation: Option<Evaluation>,
+}
+
+/// The action `level` takes for the seat to move after `steps` of a game with `options`.
+pub fn decide(options: Options, steps: &[Step], level: Level, seed: u64) -> Result<Decision, EngineError> {
+    let game = record::replay(options, steps)?;
+    let Turn::Seat { seat } = game.turn() else { return Err(EngineError::NoDecision) };
+    let legal = game.legal_actions();
+    if let [only] = legal.as_slice() {
+        return Ok(Decision { action: *only, evaluation: None });
+    }
+    let evaluation = evaluate_decision(options, steps, seat, level, seed)?;
+    Ok(Decision { action: evaluation.best().action, evaluation: Some(evaluation) })
+}
+
+/// The evaluation `level` makes of the decision after `steps`, for `seat`, as a player and a
+/// review both make it.
+pub fn evaluate_decision(
+    options: Options,
+    steps: &[Step],
+    seat: Seat,
+    level: Level,
+    seed: u64,
+) -> Result<Evaluation, EngineError> {
+    let mut info = InfoSet::new(options, steps, seat)?;
+    evaluate(&mut info, &level.budget(), decision_seed(seed, steps.len()))
+}

@@ -1,0 +1,272 @@
+//! The review of a game: every decision judged, every chance event weighed, and per seat the
+//! points lost by play against the points won or lost by luck.
+//!
+//! A decision is evaluated exactly as an engine player of the review's level would have
+//! evaluated it (same information set, budget and seed), so a seat that always played the
+//! engine's choice has no loss. A decision's loss is the best action's value less the played
+//! one's, measured on the same worlds. A chance event's luck is the change it made to its seat's
+//! expected margin: the expectation just after it less the expectation just before, both by
+//! playouts of the same greedy policy, so that luck averages to zero over the possible outcomes.
+
+use clack_rules::game::{Action, Chance, Game, Options, Turn};
+use clack_rules::{Dealer, Seat, straight, streets};
+
+use crate::evaluate::Estimate;
+use crate::infoset::InfoSet;
+use crate::player::{Level, decision_seed, evaluate_decision};
+use crate::record::{self, Step};
+use crate::rng::Rng;
+use crate::{EngineError, rollout};
+
+/// How bad a decision was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Label {
+    Best,
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Label {
+    pub const ALL: [Label; 5] = [Label::Best, Label::Good, Label::Inaccuracy, Label::Mistake, Label::Blunder];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Best => "best",
+            Label::Good => "good",
+            Label::Inaccuracy => "inaccuracy",
+            Label::Mistake => "mistake",
+            Label::Blunder => "blunder",
+        }
+    }
+
+    /// The label of a loss that is not the best move, given the upper bounds of good, inaccuracy
+    /// and mistake.
+    fn of(loss: f64, bounds: [f64; 3]) -> Label {
+        match bounds.iter().position(|&b| loss < b) {
+            Some(0) => Label::Good,
+            Some(1) => Label::Inaccuracy,
+            Some(2) => Label::Mistake,
+            _ => Label::Blunder,
+        }
+    }
+}
+
+/// Losses below these (points of round margin) are good, inaccuracies and mistakes in Straight
+/// Dominoes; from the last bound on, a blunder. Every score is a multiple of five: half a scoring
+/// unit is within the noise of a good move, one unit an inaccuracy, two or three a mistake.
+pub const STRAIGHT_POINTS: [f64; 3] = [2.5, 7.5, 15.0];
+/// The same bounds for the probability of winning, used where the engine chooses on it (within
+/// sixty points of the target).
+pub const STRAIGHT_WIN: [f64; 3] = [0.02, 0.05, 0.10];
+/// The same bounds for Streets and Avenues, in points of final margin (a block or a tile left in
+/// hand is one point).
+pub const STREETS_POINTS: [f64; 3] = [0.5, 1.5, 3.0];
+
+/// One decision, judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionReview {
+    /// The index of the step in the record.
+    pub step: usize,
+    pub seat: Seat,
+    pub played: Action,
+    pub best: Action,
+    pub best_value: Estimate,
+    pub played_value: Estimate,
+    /// The best value less the played one's (points of margin).
+    pub loss: Estimate,
+    /// The same in probability of winning the game.
+    pub win_loss: Estimate,
+    /// The engine's expected margin and probability of winning before the move (its best
+    /// action's), for drawing the game's evaluation.
+    pub win: Estimate,
+    pub label: Label,
+    pub choices: usize,
+}
+
+/// What kind of chance event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceKind {
+    Deal,
+    Draw,
+}
+
+/// One chance event's luck for one seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChanceReview {
+    pub step: usize,
+    pub seat: Seat,
+    pub kind: ChanceKind,
+    /// The seat's expected margin just after less just before.
+    pub luck: Estimate,
+}
+
+/// One seat's totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatReview {
+    pub seat: Seat,
+    pub decisions: u32,
+    /// Points of margin lost by play, summed.
+    pub loss: Estimate,
+    /// Points of margin won (or lost, when negative) by luck, summed.
+    pub luck: Estimate,
+    /// Decisions per label, in [`Label::ALL`] order.
+    pub labels: [u32; 5],
+}
+
+/// A whole game, reviewed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    pub level: Level,
+    pub decisions: Vec<DecisionReview>,
+    pub chances: Vec<ChanceReview>,
+    pub seats: Vec<SeatReview>,
+}
+
+/// Reviews a game's record at `level`, with the game's `seed` (so that decisions of engine
+/// players of that level are evaluated as they were made). `progress(done, total)` is called
+/// after each step judged.
+pub fn review(
+    options: Options,
+    steps: &[Step],
+    level: Level,
+    seed: u64,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Review, EngineError> {
+    let mut game = Game::new(options).map_err(|e| EngineError::Record { step: 0, reason: e.to_string() })?;
+    let players = game.players();
+    let mut decisions = Vec::new();
+    let mut chances = Vec::new();
+    let total = steps.len();
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            Step::Act(seat, action) if game.legal_actions().len() > 1 => {
+                decisions.push(judge(options, &steps[..i], *seat, *action, level, seed)?);
+            }
+            Step::Chance(chance) if is_weighed(chance) => {
+                let drawer = game.drawing_seat();
+                let seats: Vec<Seat> = match drawer {
+                    Some(seat) => vec![seat],
+                    None => (0..players).map(Seat).collect(),
+                };
+                for seat in seats {
+                    let before = value_before(&game, options, &steps[..i], seat, level, seed)?;
+                    let after = value(options, &steps[..=i], seat, level, seed)?;
+                    let luck = Estimate::sum([after, Estimate { mean: -before.mean, stderr: before.stderr }]);
+                    let kind = if drawer.is_some() { ChanceKind::Draw } else { ChanceKind::Deal };
+                    chances.push(ChanceReview { step: i, seat, kind, luck });
+                }
+            }
+            _ => {}
+        }
+        record::apply(&mut game, step, i)?;
+        progress(i + 1, total);
+    }
+    let seats = (0..players).map(Seat).map(|seat| totals(seat, &decisions, &chances)).collect();
+    Ok(Review { level, decisions, chances, seats })
+}
+
+fn is_weighed(chance: &Chance) -> bool {
+    matches!(
+        chance,
+        Chance::Straight(straight::Chance::Deal { .. } | straight::Chance::Draw { .. })
+            | Chance::Streets(streets::Chance::Deal { .. } | streets::Chance::Draw { .. })
+    )
+}
+
+fn judge(
+    options: Options,
+    before: &[Step],
+    seat: Seat,
+    played: Action,
+    level: Level,
+    seed: u64,
+) -> Result<DecisionReview, EngineError> {
+    let evaluation = evaluate_decision(options, before, seat, level, seed)?;
+    let index = evaluation
+        .actions
+        .iter()
+        .position(|v| v.action == played)
+        .ok_or_else(|| EngineError::Inconsistent(format!("{played} was not a legal action")))?;
+    let (loss, win_loss) = evaluation.loss(index);
+    let label = if index == evaluation.best {
+        Label::Best
+    } else {
+        match options {
+            Options::Straight(_) if evaluation.endgame => Label::of(win_loss.mean, STRAIGHT_WIN),
+            Options::Straight(_) => Label::of(loss.mean, STRAIGHT_POINTS),
+            Options::Streets(_) => Label::of(loss.mean, STREETS_POINTS),
+        }
+    };
+    let best = evaluation.best();
+    Ok(DecisionReview {
+        step: before.len(),
+        seat,
+        played,
+        best: best.action,
+        best_value: best.margin,
+        played_value: evaluation.actions[index].margin,
+        loss,
+        win_loss,
+        win: best.win,
+        label,
+        choices: evaluation.actions.len(),
+    })
+}
+
+/// `seat`'s expected margin after `steps`, by playouts from worlds of its information set.
+fn value(options: Options, steps: &[Step], seat: Seat, level: Level, seed: u64) -> Result<Estimate, EngineError> {
+    let mut info = InfoSet::new(options, steps, seat)?;
+    let base = decision_seed(seed, steps.len()) ^ 0x5EED;
+    let mut margins = Vec::new();
+    for w in 0..u64::from(level.budget().worlds) {
+        let world = info.sample(&mut Rng::derive(base, 2 * w))?;
+        margins.push(rollout::play_out(&world, &world, seat, &mut Rng::derive(base, 2 * w + 1), false).margin);
+    }
+    Ok(Estimate::of(&margins))
+}
+
+/// `seat`'s expected margin just before a chance event, which is the mean over its outcomes.
+/// Before a deal nothing is hidden, so the position is dealt afresh in each world; before a draw
+/// the seat's information set is sampled and the playout makes the draw.
+fn value_before(
+    game: &Game,
+    options: Options,
+    steps: &[Step],
+    seat: Seat,
+    level: Level,
+    seed: u64,
+) -> Result<Estimate, EngineError> {
+    if game.drawing_seat().is_some() {
+        return value(options, steps, seat, level, seed);
+    }
+    let base = decision_seed(seed, steps.len()) ^ 0xDEA1;
+    let mut margins = Vec::new();
+    for w in 0..u64::from(level.budget().worlds) {
+        let mut world = game.clone();
+        let mut dealer = Dealer::from_seed(Rng::derive(base, 2 * w).next_u64());
+        if let Some(deal) = world.sample_chance(&mut dealer) {
+            world.apply_chance(deal).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
+        }
+        if !matches!(world.turn(), Turn::Over) {
+            margins.push(rollout::play_out(game, &world, seat, &mut Rng::derive(base, 2 * w + 1), false).margin);
+        }
+    }
+    Ok(Estimate::of(&margins))
+}
+
+fn totals(seat: Seat, decisions: &[DecisionReview], chances: &[ChanceReview]) -> SeatReview {
+    let mine: Vec<&DecisionReview> = decisions.iter().filter(|d| d.seat == seat).collect();
+    let mut labels = [0u32; 5];
+    for d in &mine {
+        labels[d.label as usize] += 1;
+    }
+    SeatReview {
+        seat,
+        decisions: mine.len() as u32,
+        loss: Estimate::sum(mine.iter().map(|d| d.loss)),
+        luck: Estimate::sum(chances.iter().filter(|c| c.seat == seat).map(|c| c.luck)),
+        labels,
+    }
+}

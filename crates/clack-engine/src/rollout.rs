@@ -1,0 +1,167 @@
+//! Playouts: a world played on to the end of its round (Straight Dominoes) or game (Streets and
+//! Avenues) by a fixed, fast policy, with chance drawn from the engine's generator.
+//!
+//! The policy is greedy with random tie-breaks: take the action that scores most now; among
+//! equals in Straight Dominoes, the heaviest tile (pips left in hand are the round's penalty).
+//! A greedy playout is a far better guess of what follows than a random one, and costs only a
+//! `preview` per legal action.
+
+use clack_rules::game::Game;
+use clack_rules::straight::{self, ChanceKind, ToMove};
+use clack_rules::{Seat, TileSet, streets};
+
+use crate::rng::Rng;
+
+/// What a playout ended with, from one side's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Result {
+    /// Points the side gained from the start to the end of the round (Straight) or its final
+    /// score (Streets), less the mean of the other sides'.
+    pub margin: f64,
+    /// 1 if the side won the game, 0 if it lost, a share for a tie; Straight Dominoes plays on
+    /// to the end of the match for this.
+    pub win: f64,
+}
+
+/// Plays `game` out from here for the side of `seat`. Straight Dominoes margins count the points
+/// gained since `since` (the same game some moves earlier: the position an action was chosen in).
+pub(crate) fn play_out(since: &Game, game: &Game, seat: Seat, rng: &mut Rng, whole_match: bool) -> Result {
+    match game {
+        Game::Straight(g) => straight_out(&since.scores(), g, seat, rng, whole_match),
+        Game::Streets(g) => streets_out(g, seat, rng),
+    }
+}
+
+/// The mover's side's margin over the mean of the other sides, from per-side figures.
+pub(crate) fn margin(values: &[f64], side: usize) -> f64 {
+    let others = values.len().saturating_sub(1).max(1) as f64;
+    let rest: f64 = values.iter().enumerate().filter(|&(s, _)| s != side).map(|(_, v)| v).sum();
+    values[side] - rest / others
+}
+
+fn straight_out(since: &[i64], start: &straight::State, seat: Seat, rng: &mut Rng, whole_match: bool) -> Result {
+    let side = start.options().side(seat);
+    let before: Vec<f64> = since.iter().map(|&s| s as f64).collect();
+    let mut state = start.clone();
+    straight_round(&mut state, rng);
+    let after: Vec<f64> = state.scores().iter().map(|&s| f64::from(s)).collect();
+    let gained: Vec<f64> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
+    let margin = margin(&gained, side);
+    if !whole_match {
+        return Result { margin, win: 0.0 };
+    }
+    while !state.is_over() {
+        straight_deal(&mut state, rng);
+        straight_round(&mut state, rng);
+    }
+    let win = state.outcome().map_or(0.0, |o| f64::from(u8::from(o.winning_side == side)));
+    Result { margin, win }
+}
+
+/// Plays the current round of `state` to its end (a deal awaited, or the game over).
+pub(crate) fn straight_round(state: &mut straight::State, rng: &mut Rng) {
+    loop {
+        match state.to_move() {
+            ToMove::Seat { seat } => {
+                let action = straight_policy(state, seat, rng);
+                let _ = state.apply(seat, action);
+            }
+            ToMove::Chance { kind: ChanceKind::Draw { .. } } => {
+                let Some(tile) = rng.pick(state.boneyard()) else { return };
+                let _ = state.apply_chance(straight::Chance::Draw { tile });
+            }
+            ToMove::Chance { .. } | ToMove::Over => return,
+        }
+    }
+}
+
+/// Deals a new round with the engine's generator.
+pub(crate) fn straight_deal(state: &mut straight::State, rng: &mut Rng) {
+    let mut tiles: Vec<_> = TileSet::full(6).iter().collect();
+    rng.shuffle(&mut tiles);
+    let mut hands = [TileSet::EMPTY; straight::MAX_PLAYERS];
+    for (hand, chunk) in
+        hands.iter_mut().zip(tiles.chunks(straight::HAND_SIZE)).take(usize::from(state.options().players))
+    {
+        *hand = chunk.iter().copied().collect();
+    }
+    let _ = state.apply_chance(straight::Chance::Deal { hands });
+}
+
+/// The greedy choice: most points now, then the heaviest tile, ties at random.
+pub(crate) fn straight_policy(state: &straight::State, seat: Seat, rng: &mut Rng) -> straight::Action {
+    let legal = state.legal_actions();
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let mut best = legal[0];
+    let mut best_key = (0u32, 0u32);
+    let mut ties = 0usize;
+    for &action in &legal {
+        let tile = match action {
+            straight::Action::Lead { tile } | straight::Action::Play { tile, .. } => tile,
+            straight::Action::Draw | straight::Action::Pass => continue,
+        };
+        let scored = state.preview(seat, action).map_or(0, |p| p.scored);
+        let key = (scored, tile.pips());
+        if ties == 0 || key > best_key {
+            best = action;
+            best_key = key;
+            ties = 1;
+        } else if key == best_key {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best = action;
+            }
+        }
+    }
+    best
+}
+
+fn streets_out(start: &streets::State, seat: Seat, rng: &mut Rng) -> Result {
+    let mut state = start.clone();
+    loop {
+        match state.to_move() {
+            streets::ToMove::Seat { seat } => {
+                let action = streets_policy(&state, seat, rng);
+                let _ = state.apply(seat, action);
+            }
+            streets::ToMove::Chance { .. } => {
+                let Some(tile) = rng.pick(state.boneyard()) else { break };
+                let _ = state.apply_chance(streets::Chance::Draw { tile });
+            }
+            streets::ToMove::Over => break,
+        }
+    }
+    let scores: Vec<f64> = state.scores().iter().map(|&s| f64::from(s)).collect();
+    let win =
+        state.outcome().map_or(0.0, |o| if o.winners.contains(&seat) { 1.0 / o.winners.len() as f64 } else { 0.0 });
+    Result { margin: margin(&scores, seat.index()), win }
+}
+
+/// The greedy choice: the placement that closes most blocks, ties at random; discards and
+/// passes only when nothing can be placed (a discard of the heaviest tile before a pass).
+pub(crate) fn streets_policy(state: &streets::State, seat: Seat, rng: &mut Rng) -> streets::Action {
+    let legal = state.legal_actions();
+    let mut best = legal.first().copied().unwrap_or(streets::Action::Pass);
+    let mut best_key = (0u32, 0u32);
+    let mut ties = 0usize;
+    for &action in &legal {
+        let key = match action {
+            streets::Action::Place { .. } => (2 + state.preview(seat, action).map_or(0, |p| p.scored), 0),
+            streets::Action::Discard { tile } => (1, tile.pips()),
+            streets::Action::Pass => (0, 0),
+        };
+        if ties == 0 || key > best_key {
+            best = action;
+            best_key = key;
+            ties = 1;
+        } else if key == best_key {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best = action;
+            }
+        }
+    }
+    best
+}
