@@ -45,3 +45,7 @@ pub enum EngineError {
     #[error("this position is too complex to sample exactly: {0}")]
     TooComplex(String),
 }
+
+/// The engine's version, recorded as the `version` of an engine seat: a game played by one
+/// version of the engine is reviewed, and replayed, knowing which.
+pub const VERSION: &str = "1";

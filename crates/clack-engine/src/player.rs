@@ -92,8 +92,16 @@ pub fn decide(options: Options, steps: &[Step], level: Level, seed: u64) -> Resu
     if let [only] = legal.as_slice() {
         return Ok(Decision { action: *only, evaluation: None });
     }
-    let evaluation = evaluate_decision(options, steps, seat, level, seed)?;
-    Ok(Decision { action: evaluation.best().action, evaluation: Some(evaluation) })
+    match evaluate_decision(options, steps, seat, level, seed) {
+        Ok(evaluation) => Ok(Decision { action: evaluation.best().action, evaluation: Some(evaluation) }),
+        // A position whose hidden tiles cannot be counted exactly within the model's limits is
+        // still played: by the playout policy, which needs no sampling.
+        Err(EngineError::TooComplex(_)) => {
+            let mut rng = Rng::new(decision_seed(seed, steps.len()));
+            Ok(Decision { action: crate::rollout::policy(&game, seat, &mut rng), evaluation: None })
+        }
+        Err(other) => Err(other),
+    }
 }
 
 /// The evaluation `level` makes of the decision after `steps`, for `seat`, as a player and a

@@ -2,29 +2,10 @@
 //! included. The engine replays the steps through the rules, so a record that does not replay is
 //! refused here, before any search starts.
 
-use clack_rules::Seat;
-use clack_rules::game::{Action, Chance, Game, Options};
+pub use clack_rules::game::Step;
+use clack_rules::game::{Game, Options};
 
 use crate::EngineError;
-
-/// One step of a game: a chance outcome, or a seat's action.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    Chance(Chance),
-    Act(Seat, Action),
-}
-
-impl Step {
-    /// Whether this step deals new hands (a new round of Straight Dominoes, or the deal of
-    /// Streets and Avenues): what went before it is no longer hidden.
-    pub fn is_deal(&self) -> bool {
-        matches!(
-            self,
-            Step::Chance(Chance::Straight(clack_rules::straight::Chance::Deal { .. }))
-                | Step::Chance(Chance::Streets(clack_rules::streets::Chance::Deal { .. }))
-        )
-    }
-}
 
 /// Applies one step to `game`, or says which step did not fit.
 pub fn apply(game: &mut Game, step: &Step, index: usize) -> Result<(), EngineError> {

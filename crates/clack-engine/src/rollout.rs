@@ -32,6 +32,14 @@ pub(crate) fn play_out(since: &Game, game: &Game, seat: Seat, rng: &mut Rng, who
     }
 }
 
+/// The policy's action for `seat` in `game`.
+pub(crate) fn policy(game: &Game, seat: Seat, rng: &mut Rng) -> clack_rules::game::Action {
+    match game {
+        Game::Straight(g) => clack_rules::game::Action::Straight(straight_policy(g, seat, rng)),
+        Game::Streets(g) => clack_rules::game::Action::Streets(streets_policy(g, seat, rng)),
+    }
+}
+
 /// The mover's side's margin over the mean of the other sides, from per-side figures.
 pub(crate) fn margin(values: &[f64], side: usize) -> f64 {
     let others = values.len().saturating_sub(1).max(1) as f64;

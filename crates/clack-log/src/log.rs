@@ -109,6 +109,9 @@ pub struct GameLog {
     faults: u64,
     /// Every action so far with its points: the public history bots see.
     history: Vec<(Seat, game::Action, u32)>,
+    /// Every chance outcome and action so far, in order: the whole game for an engine, which
+    /// hides from each seat what it may not see.
+    steps: Vec<game::Step>,
 }
 
 impl GameLog {
@@ -206,17 +209,17 @@ impl GameLog {
         }
         let malformed = |error| ReplayError::Malformed { sequence: 1, error };
         let options = convert::options_from_proto(created.options.as_ref()).map_err(malformed)?;
-        let (game, expected, history) = match &created.fork {
+        let (game, expected, history, steps) = match &created.fork {
             None => {
                 let game = Game::new(options).map_err(|e| malformed(FieldError::new("options", e.to_string())))?;
-                (game, Vec::new(), Vec::new())
+                (game, Vec::new(), Vec::new(), Vec::new())
             }
             Some(fork) => {
                 let start = fork_start(fork).map_err(|e| malformed(FieldError::new("fork", e)))?;
                 if start.created.options != created.options || start.created.kind != created.kind {
                     return Err(malformed(FieldError::new("options", "a fork keeps its parent's options")));
                 }
-                (start.game, start.expected, start.history)
+                (start.game, start.expected, start.history, start.steps)
             }
         };
         let seats = created.seats.iter().map(occupant).collect::<Result<Vec<_>, _>>().map_err(malformed)?;
@@ -242,6 +245,7 @@ impl GameLog {
             ended: None,
             faults: 0,
             history,
+            steps,
         })
     }
 
@@ -334,6 +338,17 @@ impl GameLog {
     }
 
     /// Every action so far, who took it and what it scored.
+    /// Every chance outcome and action so far. It holds every hidden tile: for engines and
+    /// analysis, never for a seat's view.
+    pub fn steps(&self) -> &[game::Step] {
+        &self.steps
+    }
+
+    /// The game's seed (hidden from viewers until the game ends).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     pub fn history(&self) -> &[(Seat, game::Action, u32)] {
         &self.history
     }
@@ -431,6 +446,7 @@ impl GameLog {
                     clocks.charge(seat.index(), at, true);
                 }
                 self.history.push((seat, action, applied.points));
+                self.steps.push(game::Step::Act(seat, action));
                 self.expect_after(&effects);
             }
             Payload::LeadDrawn(_) | Payload::Dealt(_) | Payload::TileDrawn(_) => {
@@ -445,6 +461,7 @@ impl GameLog {
                 if &rebuilt != payload {
                     return Err(mismatch(sequence, &rebuilt, payload));
                 }
+                self.steps.push(game::Step::Chance(chance));
                 self.expect_end();
             }
             Payload::BotFaulted(_) => self.faults += 1,

@@ -78,6 +78,26 @@ pub enum Chance {
     Streets(streets::Chance),
 }
 
+/// One step of a game: a chance outcome, or a seat's action. A game is its options and its
+/// steps; whoever needs to rebuild it (an engine, an analysis) replays them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Chance(Chance),
+    Act(Seat, Action),
+}
+
+impl Step {
+    /// Whether this step deals new hands (a new round of Straight Dominoes, or the deal of
+    /// Streets and Avenues): what went before it is no longer hidden.
+    pub fn is_deal(&self) -> bool {
+        matches!(
+            self,
+            Step::Chance(Chance::Straight(straight::Chance::Deal { .. }))
+                | Step::Chance(Chance::Streets(streets::Chance::Deal { .. }))
+        )
+    }
+}
+
 /// Who moves next in one game: the dealer (with the chance outcome it owes, of type `K`), a
 /// seat, or nobody.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -33,9 +33,10 @@ pub trait BotHost: Send + Sync + 'static {
         seat: Seat,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
 
-    /// The game a bot version plays, if it may take a seat: NOT_FOUND for an unknown bot or
-    /// version, FAILED_PRECONDITION for a retired one. Checked when a game is created.
-    fn playable(&self, bot_id: &str, version: &str) -> crate::error::Result<clack_rules::game::Kind>;
+    /// The game a bot version plays (`None`: either game, as an engine seat does), if it may
+    /// take a seat: NOT_FOUND for an unknown bot or version, FAILED_PRECONDITION for a retired
+    /// one. Checked when a game is created.
+    fn playable(&self, bot_id: &str, version: &str) -> crate::error::Result<Option<clack_rules::game::Kind>>;
 }
 
 /// If a bot seat is to move, asks its bot and returns the game after its move with the events

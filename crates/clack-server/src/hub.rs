@@ -216,7 +216,7 @@ impl Hub {
                 return Err(Error::FailedPrecondition(format!("{field}: this server seats no bots")));
             };
             let plays = host.playable(&bot.bot_id, &bot.version).map_err(|e| e.about(&field))?;
-            if plays != kind {
+            if let Some(plays) = plays.filter(|&plays| plays != kind) {
                 let message = format!("bot {} plays {}, not {}", bot.bot_id, plays.name(), kind.name());
                 return Err(FieldError::new(field, message).into());
             }
@@ -240,9 +240,10 @@ impl Hub {
 
     pub async fn create(
         self: &Arc<Hub>,
-        request: pb::CreateGameRequest,
+        mut request: pb::CreateGameRequest,
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
+        crate::engines::pin_versions(&mut request.seats);
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
         let table = clack_log::convert::table_from_proto(request.options.as_ref())?;
         self.check_bot_seats(options.kind(), &request.seats)?;
@@ -258,9 +259,10 @@ impl Hub {
     pub async fn fork(
         self: &Arc<Hub>,
         game_id: &str,
-        request: pb::ForkGameRequest,
+        mut request: pb::ForkGameRequest,
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
+        crate::engines::pin_versions(&mut request.seats);
         let parent = self.full_log(game_id).await?;
         let kind = GameLog::begin(parent.first().ok_or_else(|| Error::NotFound(format!("no game {game_id}")))?)
             .map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })?

@@ -13,6 +13,7 @@ pub mod actor;
 pub mod auth;
 pub mod bots;
 pub mod deadline;
+pub mod engines;
 pub mod error;
 pub mod hub;
 pub mod library;

@@ -481,6 +481,22 @@ impl BotLibrary {
     }
 }
 
+impl BotLibrary {
+    /// An engine seat's move, decided on the bots' pool. The engine reads the game's whole
+    /// record (it hides from itself what its seat may not see) and its seed.
+    async fn engine_decides(&self, level: clack_engine::Level, log: &GameLog) -> Decision {
+        let (options, steps, seed) = (log.game().options(), log.steps().to_vec(), log.seed());
+        let (action, elapsed) = self
+            .blocking(move || crate::engines::decide(options, &steps, level, seed))
+            .await
+            .map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })?;
+        if let Some(figures) = self.figures.get() {
+            figures.decided(elapsed);
+        }
+        action.map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })
+    }
+}
+
 /// A bot version at a match's table.
 #[derive(Clone)]
 struct Seated {
@@ -576,6 +592,9 @@ impl BotHost for BotLibrary {
         seat: Seat,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
         Box::pin(async move {
+            if let Some(level) = crate::engines::level(bot_id) {
+                return self.engine_decides(level, log).await;
+            }
             let bot = self
                 .bot(bot_id, version)
                 .await
@@ -606,8 +625,11 @@ impl BotHost for BotLibrary {
         })
     }
 
-    fn playable(&self, bot_id: &str, version: &str) -> Result<Kind> {
+    fn playable(&self, bot_id: &str, version: &str) -> Result<Option<Kind>> {
+        if crate::engines::is_engine(bot_id) {
+            return crate::engines::check(bot_id, version).map(|_| None);
+        }
         let (summary, _) = self.resolve_playable(bot_id, Some(version))?;
-        kind_of(summary.kind)
+        kind_of(summary.kind).map(Some)
     }
 }

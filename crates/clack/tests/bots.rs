@@ -11,6 +11,7 @@ use clack_proto::v1 as pb;
 use clack_proto::v1::event::Payload;
 use clack_store::Durability;
 use support::{Server, spectate, straight_options};
+
 use tonic::Code;
 
 fn source(path: &str) -> String {
@@ -320,5 +321,68 @@ async fn a_bot_waits_for_every_seat_to_be_taken() {
         }
     }
     assert!(bot_moves > 0, "in some of the games the bot led, once the seat was taken");
+    server.stop().await;
+}
+
+/// The actions of a stored game, in order.
+async fn actions_of(server: &Server, game_id: &str) -> Vec<pb::ActionApplied> {
+    let log =
+        server.replay().await.get_log(pb::GetLogRequest { game_id: game_id.into() }).await.expect("log").into_inner();
+    assert!(
+        !log.events.iter().any(|e| matches!(e.payload, Some(Payload::BotFaulted(_)))),
+        "an engine seat never faults"
+    );
+    log.events
+        .into_iter()
+        .filter_map(|e| match e.payload {
+            Some(Payload::ActionApplied(applied)) => Some(applied),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_seats_play_either_game_the_same_way_for_the_same_seed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let mut bots = server.bots().await;
+    let mut games = server.games().await;
+    let greedy = upload_greedy(&mut bots).await.version;
+    let engine = |level: &str| bot_seat(&format!("engine:{level}"), "");
+    let straight = pb::CreateGameRequest {
+        options: Some(straight_options(2, 60)),
+        seats: vec![engine("fast"), bot_seat("greedy", &greedy)],
+        seed: Some(11),
+    };
+    let mut played = Vec::new();
+    for _ in 0..2 {
+        let created = games.create_game(straight.clone()).await.expect("create").into_inner();
+        wait_finished(&mut games, &created.game_id).await;
+        played.push(actions_of(&server, &created.game_id).await);
+    }
+    assert!(played[0].len() > 10);
+    assert_eq!(played[0], played[1], "the same seed and seats play the same game");
+
+    let streets = pb::CreateGameRequest {
+        options: Some(support::streets_options(2)),
+        seats: vec![engine("fast"), engine("fast")],
+        seed: Some(5),
+    };
+    let created = games.create_game(streets).await.expect("create").into_inner();
+    let view = wait_finished(&mut games, &created.game_id).await;
+    assert!(!view.winners.is_empty());
+    assert!(actions_of(&server, &created.game_id).await.len() > 10);
+
+    for (bot_id, version) in [("engine:wizard", ""), ("engine:fast", "9")] {
+        let refused = games
+            .create_game(pb::CreateGameRequest {
+                seats: vec![bot_seat(bot_id, version), engine("fast")],
+                ..straight.clone()
+            })
+            .await
+            .expect_err("no such engine player");
+        assert_eq!(refused.code(), Code::NotFound, "{bot_id}@{version}: {refused:?}");
+        assert!(refused.message().contains("seats[0]"), "{}", refused.message());
+    }
     server.stop().await;
 }
