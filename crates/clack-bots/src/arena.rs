@@ -2,21 +2,39 @@
 //! Elo ratings. Used by `clack arena` and by the server's `RunMatch`, which plays each game itself
 //! (through its event log, so that the game is stored) and hands the result back to
 //! [`Match::record`]: the seat rotation, the statistics and the ratings are kept here either way.
+//!
+//! Matches are *duplicate*: the games of one rotation of the seats share one seed, so every
+//! entrant plays every deal from every seat. In games played here (`clack arena`), chance is
+//! dealt from a [`Deck`] that fixes each round's deal and the order of its boneyard, so the
+//! whole sequence of tiles repeats across the rotation, not just the first deal. Win shares are
+//! averaged per deal before their interval is taken: the deals are independent, the games of
+//! one deal are not.
 
 use std::time::Duration;
 
-use clack_rules::game::{Game, Options, Turn};
-use clack_rules::{Dealer, Seat};
+use std::time::Instant;
+
+use clack_engine::Level;
+use clack_rules::game::{Chance, Game, Options, Step, Turn};
+use clack_rules::{Dealer, Seat, Tile, TileSet, straight, streets};
 use rhai::Engine;
 
 use crate::{Bot, Limits, Played};
+
+/// Who plays for an entrant.
+#[derive(Clone, Debug)]
+pub enum Player {
+    Script(Bot),
+    /// Clack's engine at a level (`engine:default`).
+    Engine(Level),
+}
 
 /// One bot in a match.
 #[derive(Clone, Debug)]
 pub struct Entrant {
     /// How the report names it (for example `name@version`).
     pub label: String,
-    pub bot: Bot,
+    pub player: Player,
     /// Its rating before the match.
     pub rating: f64,
 }
@@ -35,6 +53,10 @@ pub struct Standing {
     pub mean_decision: Duration,
     /// Rating after the match.
     pub rating: f64,
+    /// The share of games won (a shared win counts as a share), averaged per deal.
+    pub win_share: f64,
+    /// Half-width of the 95% confidence interval of the win share, from the per-deal shares.
+    pub win_ci95: f64,
 }
 
 /// Elo's K factor per pairwise result.
@@ -49,6 +71,8 @@ pub struct Match {
     seed: u64,
     played: u32,
     scores: Vec<Vec<f64>>,
+    /// Each entrant's win share in each deal played so far.
+    deal_wins: Vec<Vec<f64>>,
     standings: Vec<Standing>,
     total_time: Vec<Duration>,
 }
@@ -67,19 +91,21 @@ impl Match {
             seed,
             played: 0,
             scores: vec![Vec::new(); n],
+            deal_wins: vec![Vec::new(); n],
             standings,
             total_time: vec![Duration::ZERO; n],
         }
     }
 
     /// The next game to play: its seed and which entrant takes each seat (rotated by one seat
-    /// from the last game).
+    /// from the last game). The games of one rotation share a seed: one deal, every seat.
     pub fn next_game(&self) -> NextGame {
         let n = self.entrants.len();
         let game_index = self.played;
         // Seat s is played by entrant (s + game_index) mod n.
         let seats = (0..n).map(|seat| (seat + game_index as usize) % n).collect();
-        NextGame { index: game_index, seed: self.seed.wrapping_add(u64::from(game_index)), seats }
+        let deal = u64::from(game_index) / n as u64;
+        NextGame { index: game_index, seed: self.seed.wrapping_add(deal), seats }
     }
 
     /// The entrants, in the order they were given.
@@ -106,8 +132,15 @@ impl Match {
             standing.faults += result.faults[seat];
             standing.decisions += result.decisions[seat];
             self.total_time[who] += result.time[seat];
-            if result.winners.contains(&Seat(seat as u8)) {
+            let won = result.winners.contains(&Seat(seat as u8));
+            if won {
                 standing.wins += 1;
+            }
+            let share = if won { 1.0 / result.winners.len() as f64 } else { 0.0 };
+            let first_of_deal = (next.index as usize).is_multiple_of(n);
+            match self.deal_wins[who].last_mut() {
+                Some(last) if !first_of_deal => *last += share / n as f64,
+                _ => self.deal_wins[who].push(share / n as f64),
             }
             final_scores[who] = result.scores[seat];
             self.scores[who].push(result.scores[seat]);
@@ -122,6 +155,11 @@ impl Match {
             let (mean, ci) = mean_ci95(&self.scores[who]);
             standing.mean_score = mean;
             standing.score_ci95 = ci;
+            // A deal not yet played from every seat is left out: its share would be partial.
+            let full = self.played as usize / self.entrants.len();
+            let (share, share_ci) = mean_ci95(&self.deal_wins[who][..full.min(self.deal_wins[who].len())]);
+            standing.win_share = share;
+            standing.win_ci95 = share_ci;
             standing.mean_decision = if standing.decisions == 0 {
                 Duration::ZERO
             } else {
@@ -230,6 +268,92 @@ impl GameResult {
     }
 }
 
+/// Chance for a game of an arena match: each round's deal and the order of its boneyard come
+/// from the game's seed and the round's number alone, so the games of one rotation see the same
+/// tiles in the same order whatever their seats do.
+#[derive(Debug)]
+pub struct Deck {
+    seed: u64,
+    /// The current round's boneyard, in the order it is drawn.
+    order: Vec<Tile>,
+}
+
+impl Deck {
+    pub fn new(seed: u64) -> Deck {
+        Deck { seed, order: Vec::new() }
+    }
+
+    /// The chance outcome `game` waits for.
+    pub fn deal(&mut self, game: &Game) -> Option<Chance> {
+        let draw = game.drawing_seat().is_some();
+        if draw {
+            let boneyard = game.boneyard();
+            let tile = self.order.iter().copied().find(|&t| boneyard.contains(t))?;
+            return Some(match game {
+                Game::Straight(_) => Chance::Straight(straight::Chance::Draw { tile }),
+                Game::Streets(_) => Chance::Streets(streets::Chance::Draw { tile }),
+            });
+        }
+        match game {
+            Game::Straight(g)
+                if g.round() == 0
+                    && g.to_move() == straight::ToMove::Chance { kind: straight::ChanceKind::LeadDraw } =>
+            {
+                game.sample_chance(&mut Dealer::for_event(self.seed, 0))
+            }
+            Game::Straight(g) => {
+                let mut dealer = Dealer::for_event(self.seed, 1 + u64::from(g.round()));
+                let tiles = dealer.shuffle(TileSet::full(6));
+                let players = usize::from(g.options().players);
+                let mut hands = [TileSet::EMPTY; straight::MAX_PLAYERS];
+                for (hand, chunk) in hands.iter_mut().zip(tiles.chunks(straight::HAND_SIZE)).take(players) {
+                    *hand = chunk.iter().copied().collect();
+                }
+                self.order = tiles[players * straight::HAND_SIZE..].to_vec();
+                Some(Chance::Straight(straight::Chance::Deal { hands }))
+            }
+            Game::Streets(g) => {
+                let mut dealer = Dealer::for_event(self.seed, 1);
+                let tiles = dealer.shuffle(g.options().set.tiles());
+                let players = usize::from(g.options().players);
+                let hands =
+                    tiles.chunks(streets::HAND_SIZE).take(players).map(|c| c.iter().copied().collect()).collect();
+                self.order = tiles[players * streets::HAND_SIZE..].to_vec();
+                let first = Seat(dealer.index(players) as u8);
+                Some(Chance::Streets(streets::Chance::Deal { hands, first }))
+            }
+        }
+    }
+}
+
+/// Where a decision is taken: the game, the seat to move, and what happened before.
+struct Moment<'a> {
+    game: &'a Game,
+    seat: Seat,
+    history: &'a [Played],
+    steps: &'a [Step],
+    seed: u64,
+}
+
+/// The index of the action `player` chooses, how long it took, and whether it faulted.
+fn choose(player: &Player, engine: &Engine, limits: &Limits, at: &Moment<'_>) -> (Result<usize, ()>, Duration) {
+    let Moment { game, seat, history, steps, seed } = *at;
+    match player {
+        Player::Script(bot) => {
+            let decision = bot.decide(engine, limits, game, seat, history);
+            (decision.choice.map_err(|_| ()), decision.elapsed)
+        }
+        Player::Engine(level) => {
+            let started = Instant::now();
+            let choice = clack_engine::player::decide(game.options(), steps, *level, seed)
+                .ok()
+                .and_then(|d| game.legal_actions().iter().position(|&a| a == d.action))
+                .ok_or(());
+            (choice, started.elapsed())
+        }
+    }
+}
+
 fn play_game(
     engine: &Engine,
     limits: &Limits,
@@ -240,32 +364,35 @@ fn play_game(
 ) -> GameResult {
     let mut game = Game::new(options).unwrap_or_else(|_| unreachable!("options were validated by the caller"));
     let mut history: Vec<Played> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
     let mut result = GameResult::new(entrants.len());
-    let mut sequence = 0u64;
+    let mut deck = Deck::new(seed);
     loop {
-        sequence += 1;
         match game.turn() {
             Turn::Over => break,
             Turn::Chance => {
-                let Some(chance) = game.sample_chance(&mut Dealer::for_event(seed, sequence)) else { break };
-                if game.apply_chance(chance).is_err() {
+                let Some(chance) = deck.deal(&game) else { break };
+                if game.apply_chance(chance.clone()).is_err() {
                     break;
                 }
+                steps.push(Step::Chance(chance));
             }
             Turn::Seat { seat } => {
-                let bot = &entrants[at(seat.index())].bot;
-                let decision = bot.decide(engine, limits, &game, seat, &history);
+                let player = &entrants[at(seat.index())].player;
+                let at = Moment { game: &game, seat, history: &history, steps: &steps, seed };
+                let (choice, elapsed) = choose(player, engine, limits, &at);
                 let s = seat.index();
                 result.decisions[s] += 1;
-                result.time[s] += decision.elapsed;
+                result.time[s] += elapsed;
                 let legal = game.legal_actions();
-                let index = decision.choice.unwrap_or_else(|_| {
+                let index = choice.unwrap_or_else(|()| {
                     result.faults[s] += 1;
                     0
                 });
                 let Some(&action) = legal.get(index) else { break };
                 let Ok(effects) = game.apply(seat, action) else { break };
                 history.push(Played { seat, action, points: effects.scored() });
+                steps.push(Step::Act(seat, action));
             }
         }
     }

@@ -20,8 +20,13 @@ use crate::{EngineError, exact, rollout};
 /// How much work one evaluation may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Worlds sampled; each legal action is played out once in each.
+    /// Worlds sampled.
     pub worlds: u32,
+    /// Every legal action is played out in the first `screen` worlds; after them only the
+    /// `finalists` best go on to the rest. Streets and Avenues often has dozens of placements,
+    /// most of them plainly worse: screening spends the budget where the choice is made.
+    pub screen: u32,
+    pub finalists: usize,
     /// Exhaustive search is used when nothing is hidden and at most this many tiles are left in
     /// hands.
     pub exact_tiles: u8,
@@ -70,6 +75,9 @@ pub struct ActionValue {
     /// The probability of winning the game (Straight Dominoes plays the match out; a shared win
     /// counts as a share).
     pub win: Estimate,
+    /// The worlds it was played out in: all of them for a finalist, the screening worlds for
+    /// an action dropped after them.
+    pub worlds: u32,
     /// Margins per world, kept for paired comparisons.
     samples: Vec<f64>,
     wins: Vec<f64>,
@@ -134,13 +142,19 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
             action,
             margin: Estimate::default(),
             win: Estimate::default(),
+            worlds: 0,
             samples: Vec::with_capacity(worlds as usize),
             wins: Vec::with_capacity(worlds as usize),
         })
         .collect();
+    let mut playing: Vec<usize> = (0..values.len()).collect();
     for w in 0..u64::from(worlds) {
+        if w == u64::from(budget.screen) && playing.len() > budget.finalists.max(1) {
+            playing = finalists(&position, &values, budget.finalists.max(1));
+        }
         let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
-        for value in &mut values {
+        for &i in &playing {
+            let value = &mut values[i];
             let mut next = world.clone();
             next.apply(seat, value.action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
             let played = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
@@ -151,6 +165,7 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
     for value in &mut values {
         value.margin = Estimate::of(&value.samples);
         value.win = Estimate::of(&value.wins);
+        value.worlds = value.samples.len() as u32;
     }
     let exact = info.is_certain() && exact::within(&position, budget.exact_tiles);
     if exact {
@@ -159,21 +174,36 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
         }
     }
     let endgame = is_endgame(&position);
-    let best = choose(endgame, &values);
+    let best = choose(endgame, &values, &playing);
     Ok(Evaluation { seat, actions: values, best, worlds, exact, endgame })
 }
 
 /// The engine's choice: the highest margin, or near the end of a Straight Dominoes match the
 /// highest probability of winning (margin breaking ties); the first in legal order on equals.
-fn choose(endgame: bool, values: &[ActionValue]) -> usize {
+fn choose(endgame: bool, values: &[ActionValue], among: &[usize]) -> usize {
     let key = |v: &ActionValue| if endgame { (v.win.mean, v.margin.mean) } else { (v.margin.mean, v.win.mean) };
-    let mut best = 0;
-    for (i, value) in values.iter().enumerate() {
-        if key(value) > key(&values[best]) {
+    let mut best = among.first().copied().unwrap_or(0);
+    for &i in among {
+        if key(&values[i]) > key(&values[best]) {
             best = i;
         }
     }
     best
+}
+
+/// The `count` actions with the best means so far, in legal order, judged as [`choose`] does.
+fn finalists(position: &Game, values: &[ActionValue], count: usize) -> Vec<usize> {
+    let endgame = is_endgame(position);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let key =
+        |v: &ActionValue| if endgame { (mean(&v.wins), mean(&v.samples)) } else { (mean(&v.samples), mean(&v.wins)) };
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| {
+        key(&values[b]).partial_cmp(&key(&values[a])).unwrap_or(std::cmp::Ordering::Equal).then(a.cmp(&b))
+    });
+    order.truncate(count);
+    order.sort_unstable();
+    order
 }
 
 /// Whether a side of a Straight Dominoes game is within [`ENDGAME`] points of the target.

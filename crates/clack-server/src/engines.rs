@@ -10,8 +10,8 @@
 use std::time::{Duration, Instant};
 
 use clack_engine::Level;
-use clack_proto::v1 as pb;
 use clack_engine::player::{self, Decision};
+use clack_proto::v1 as pb;
 use clack_rules::game::{Action, Options, Step};
 
 use crate::error::{Error, Result};

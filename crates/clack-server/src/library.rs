@@ -19,7 +19,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-use clack_bots::arena::{Entrant, GameResult, Match, play_match};
+use clack_bots::arena::{Entrant, GameResult, Match, Player, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox, version_of};
 use clack_log::GameLog;
 use clack_log::convert::{FieldError, kind_to_proto};
@@ -296,10 +296,14 @@ impl BotLibrary {
         let random = self.compile(random_bot(kind))?;
         let options = clack_rules::game::Options::default_for(kind);
         let players = usize::from(options.players());
-        let mut entrants = vec![Entrant { label: summary.bot_id.clone(), bot: (*bot).clone(), rating: START_RATING }];
+        let mut entrants = vec![Entrant {
+            label: summary.bot_id.clone(),
+            player: Player::Script((*bot).clone()),
+            rating: START_RATING,
+        }];
         entrants.extend((1..players).map(|i| Entrant {
             label: format!("random-{i}"),
-            bot: random.clone(),
+            player: Player::Script(random.clone()),
             rating: START_RATING,
         }));
         let (engine, limits) = (self.engine.clone(), self.limits);
@@ -416,7 +420,11 @@ impl BotLibrary {
             }
             let rating = summary.versions.iter().find(|v| v.version == version).map_or(START_RATING, |v| v.rating);
             let bot = self.bot(&summary.bot_id, &version).await?;
-            entrants.push(Entrant { label: format!("{}@{version}", summary.bot_id), bot: (*bot).clone(), rating });
+            entrants.push(Entrant {
+                label: format!("{}@{version}", summary.bot_id),
+                player: Player::Script((*bot).clone()),
+                rating,
+            });
             seated.push(Seated { bot, bot_id: summary.bot_id.clone(), version });
         }
         asker.meter.match_games(&asker.identity.who, request.games)?;

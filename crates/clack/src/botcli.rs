@@ -4,8 +4,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use clack_bots::arena::{Entrant, play_match};
+use clack_bots::arena::{Entrant, Player, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox};
+use clack_engine::Level;
 use clack_rules::game::{Game, Turn};
 use clack_rules::{Dealer, Kind};
 
@@ -91,11 +92,24 @@ pub(crate) fn test(args: &TestArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A match entrant from its command-line name: an engine level or a script's path.
+fn entrant(engine: &rhai::Engine, limits: &Limits, path: &Path) -> anyhow::Result<(String, Player)> {
+    let name = path.to_string_lossy();
+    if name.starts_with("engine:") {
+        let level: Level = name.parse()?;
+        return Ok((level.seat_name(), Player::Engine(level)));
+    }
+    let bot = load(engine, limits, path)?;
+    let stem = path.file_stem().map_or_else(|| "bot".into(), |s| s.to_string_lossy().into_owned());
+    Ok((format!("{stem}@{}", bot.version()), Player::Script(bot)))
+}
+
 #[derive(Debug, clap::Args)]
 pub(crate) struct ArenaArgs {
     #[command(flatten)]
     table: TableArgs,
-    /// Bot scripts, one per seat, comma-separated.
+    /// Bot scripts or engine players (`engine:fast`, `engine:default`, `engine:strong`), one per
+    /// seat, comma-separated.
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<PathBuf>,
     #[arg(long, default_value_t = 100)]
@@ -131,11 +145,9 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
     let mut ratings = read_ratings(args.ratings.as_deref())?;
     let mut entrants = Vec::new();
     for path in &args.bots {
-        let bot = load(&engine, &limits, path)?;
-        let stem = path.file_stem().map_or_else(|| "bot".into(), |s| s.to_string_lossy().into_owned());
-        let label = format!("{stem}@{}", bot.version());
+        let (label, player) = entrant(&engine, &limits, path)?;
         let rating = ratings.get(&label).copied().unwrap_or(1500.0);
-        entrants.push(Entrant { label, bot, rating });
+        entrants.push(Entrant { label, player, rating });
     }
     let bar = indicatif::ProgressBar::new(u64::from(args.games));
     bar.set_style(
@@ -149,20 +161,22 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     println!(
-        "{} games of {} in {seconds:.2} s ({:.1} games/s), seats rotated",
+        "{} games of {} in {seconds:.2} s ({:.1} games/s), duplicate deals: each deal played once from every seat",
         args.games,
         kind(args.table.game).name(),
         f64::from(args.games) / seconds
     );
     println!(
-        "{:<32} {:>6} {:>16} {:>7} {:>13} {:>8}",
-        "bot", "wins", "mean score ±95%", "faults", "decision µs", "rating"
+        "{:<32} {:>6} {:>16} {:>16} {:>7} {:>13} {:>8}",
+        "bot", "wins", "win share ±95%", "mean score ±95%", "faults", "decision µs", "rating"
     );
     for s in &standings {
         println!(
-            "{:<32} {:>6} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>8.0}",
+            "{:<32} {:>6} {:>9.3} ±{:<5.3} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>8.0}",
             s.label,
             s.wins,
+            s.win_share,
+            s.win_ci95,
             s.mean_score,
             s.score_ci95,
             s.faults,

@@ -10,6 +10,7 @@ mod crashloop;
 mod health;
 mod keys;
 mod replay;
+mod reviewcli;
 mod selfplay;
 mod serve;
 mod storecli;
@@ -59,6 +60,9 @@ enum Command {
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
     Replay(replay::Args),
+    /// The engine's review of a finished game: every decision labelled (best to blunder) with
+    /// what it cost, and per seat the points lost by play against the points won by luck.
+    Review(reviewcli::Args),
     /// Serve games over gRPC, keeping every game in a sled directory.
     Serve(Box<serve::Args>),
     /// Make a new data directory from a backup file and check that every game in it verifies.
@@ -91,6 +95,7 @@ fn main() -> anyhow::Result<()> {
         Command::Crashloop(args) => runtime()?.block_on(crashloop::run(&args)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
+        Command::Review(args) => runtime()?.block_on(reviewcli::run(&args)),
         Command::Serve(args) => runtime()?.block_on(serve::run(&args)),
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Store(command) => storecli::run(&command),

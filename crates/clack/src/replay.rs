@@ -12,16 +12,17 @@ use clack_proto::v1::event::Payload;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game's id.
-    game: String,
+    pub(crate) game: String,
     /// A server to fetch the log from, e.g. http://127.0.0.1:50051.
     #[arg(long, conflicts_with = "file")]
-    addr: Option<String>,
+    pub(crate) addr: Option<String>,
     /// A JSON lines export to read the log from.
     #[arg(long)]
-    file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
 }
 
-async fn events(args: &Args) -> anyhow::Result<Vec<pb::Event>> {
+/// The events of the game `args` names, from a server or a file.
+pub(crate) async fn events(args: &Args) -> anyhow::Result<Vec<pb::Event>> {
     if let Some(addr) = &args.addr {
         let mut client = clack_proto::v1::replay_service_client::ReplayServiceClient::connect(addr.clone()).await?;
         let mut request = tonic::Request::new(pb::GetLogRequest { game_id: args.game.clone() });

@@ -1,0 +1,159 @@
+//! Evaluation and review: exact where nothing is hidden, and consistent with the players.
+
+mod support;
+
+use clack_engine::player::{self, Level};
+use clack_engine::record::{self, Step};
+use clack_engine::review::Label;
+use clack_engine::{Budget, InfoSet, evaluate};
+use clack_rules::game::{Game, Options, Turn};
+use clack_rules::{Dealer, Seat, straight};
+
+/// Points the side of `seat` gains less the other side's, from `before` to `after`.
+fn swing(before: &Game, after: &Game, seat: Seat) -> i64 {
+    let side = match before {
+        Game::Straight(g) => g.options().side(seat),
+        Game::Streets(_) => seat.index(),
+    };
+    let (b, a) = (before.scores(), after.scores());
+    (a[side] - b[side]) - (a[1 - side] - b[1 - side])
+}
+
+/// The mover's best margin to the end of the round, by negamax over point swings: written
+/// apart from the engine's search, to check it.
+fn negamax(game: &Game) -> i64 {
+    let Turn::Seat { seat } = game.turn() else { return 0 };
+    game.legal_actions()
+        .into_iter()
+        .map(|action| {
+            let mut next = game.clone();
+            next.apply(seat, action).expect("legal");
+            let gained = swing(game, &next, seat);
+            match next.turn() {
+                Turn::Seat { seat: other } if other != seat => gained - negamax(&next),
+                Turn::Seat { .. } => gained + negamax(&next),
+                _ => gained,
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Two-player positions with an empty boneyard (drawing allowed whenever, so random players
+/// empty it), few tiles left and a real choice: nothing is hidden from the mover.
+fn open_positions() -> Vec<(Options, Vec<Step>)> {
+    let options =
+        Options::Straight(straight::Options { players: 2, may_draw_when_able: true, ..straight::Options::default() });
+    let mut found = Vec::new();
+    for seed in 0..200 {
+        let steps = support::play_until(options, seed, |game, _| {
+            let tiles: usize = game.hands().iter().map(|h| h.len()).sum();
+            game.boneyard().is_empty() && (4..=9).contains(&tiles) && game.legal_actions().len() > 1
+        });
+        if !record::replay(options, &steps).expect("replays").is_over() {
+            found.push((options, steps));
+        }
+        if found.len() == 12 {
+            break;
+        }
+    }
+    found
+}
+
+#[test]
+fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
+    let positions = open_positions();
+    assert!(positions.len() >= 8, "only {} positions", positions.len());
+    for (options, steps) in positions {
+        let game = record::replay(options, &steps).expect("replays");
+        let seat = support::mover(options, &steps);
+        let mut info = InfoSet::new(options, &steps, seat).expect("info set");
+        assert!(info.is_certain());
+        let evaluation =
+            evaluate(&mut info, &Budget { worlds: 3, screen: 3, finalists: 20, exact_tiles: 9 }, 1).expect("evaluates");
+        assert!(evaluation.exact);
+        for value in &evaluation.actions {
+            let mut next = game.clone();
+            next.apply(seat, value.action).expect("legal");
+            let gained = swing(&game, &next, seat);
+            let expected = match next.turn() {
+                Turn::Seat { seat: other } if other != seat => gained - negamax(&next),
+                Turn::Seat { .. } => gained + negamax(&next),
+                _ => gained,
+            };
+            assert_eq!(value.margin.mean, expected as f64, "{} after {} steps", value.action, steps.len());
+            assert_eq!(value.margin.stderr, 0.0);
+        }
+        let best = evaluation.best().margin.mean;
+        assert!(evaluation.actions.iter().all(|v| v.margin.mean <= best || evaluation.endgame));
+    }
+}
+
+/// Plays a 2-player game to 60: seat 0 the engine at `level`, seat 1 at random.
+fn engine_against_random(level: Level, seed: u64) -> (Options, Vec<Step>) {
+    let options = Options::Straight(straight::Options { players: 2, target: 60, ..straight::Options::default() });
+    let mut game = Game::new(options).expect("valid");
+    let mut dealer = Dealer::from_seed(seed);
+    let mut steps = Vec::new();
+    loop {
+        match game.turn() {
+            Turn::Over => return (options, steps),
+            Turn::Chance => {
+                let chance = game.sample_chance(&mut dealer).expect("chance");
+                game.apply_chance(chance.clone()).expect("fits");
+                steps.push(Step::Chance(chance));
+            }
+            Turn::Seat { seat } => {
+                let action = if seat == Seat(0) {
+                    player::decide(options, &steps, level, seed).expect("decides").action
+                } else {
+                    let legal = game.legal_actions();
+                    legal[dealer.index(legal.len())]
+                };
+                game.apply(seat, action).expect("legal");
+                steps.push(Step::Act(seat, action));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_seat_that_played_the_engine_move_every_time_loses_nothing_in_review() {
+    let seed = 21;
+    let (options, steps) = engine_against_random(Level::Fast, seed);
+    let mut calls = 0;
+    let review = clack_engine::review(options, &steps, Level::Fast, seed, |done, total| {
+        calls += 1;
+        assert!(done <= total);
+    })
+    .expect("reviews");
+    assert_eq!(calls, steps.len());
+    let engine = &review.seats[0];
+    assert!(engine.decisions > 5);
+    assert_eq!(engine.loss.mean, 0.0, "{engine:?}");
+    assert_eq!(engine.labels[Label::Best as usize], engine.decisions);
+    let random = &review.seats[1];
+    assert!(random.loss.mean > 0.0, "random play loses points: {random:?}");
+    assert!(random.labels[Label::Best as usize] < random.decisions);
+    // Every deal and every draw is weighed for the seats it touched.
+    assert!(review.chances.iter().any(|c| c.kind == clack_engine::review::ChanceKind::Deal));
+    assert!(review.decisions.iter().all(|d| d.loss.mean >= 0.0 || d.label != Label::Best));
+}
+
+#[test]
+fn the_same_record_seed_and_level_give_the_same_decision() {
+    let (options, steps) = engine_against_random(Level::Fast, 5);
+    let mut checked = 0;
+    for end in 10..steps.len() {
+        let prefix = &steps[..end];
+        let game = record::replay(options, prefix).expect("replays");
+        if !matches!(game.turn(), Turn::Seat { .. }) || game.legal_actions().len() < 2 || checked == 6 {
+            continue;
+        }
+        let a = player::decide(options, prefix, Level::Default, 9).expect("decides");
+        let b = player::decide(options, prefix, Level::Default, 9).expect("decides");
+        assert_eq!(a, b);
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
