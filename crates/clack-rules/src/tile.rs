@@ -76,6 +76,14 @@ impl Tile {
         self.lo() == n || self.hi() == n
     }
 
+    /// The tile whose canonical index is the bit position `bit` of a set's mask, taken modulo
+    /// 128 and not checked against the largest set. Legal-action generation writes a tile for
+    /// every slot it might fill, filled or not, so that it does not branch on how many tiles fit;
+    /// a slot it leaves empty may hold such an unchecked tile, which nobody reads.
+    pub(crate) const fn from_bit(bit: u32) -> Tile {
+        Tile((bit & 127) as u8)
+    }
+
     /// The half opposite a half showing `n`, or `None` if the tile does not show `n`.
     pub const fn other(self, n: u8) -> Option<u8> {
         if self.lo() == n {
@@ -169,6 +177,12 @@ impl TileSet {
             other += 1;
         }
         TileSet(bits)
+    }
+
+    /// The bit mask itself, bit `i` for the tile with canonical index `i`: the games' hot paths
+    /// work on the part of it their set covers.
+    pub(crate) const fn bits(self) -> u128 {
+        self.0
     }
 
     pub const fn contains(self, tile: Tile) -> bool {
