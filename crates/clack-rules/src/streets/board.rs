@@ -248,6 +248,9 @@ pub struct Board {
     /// cannot take a domino yet is dropped too: it can only open when a new piece touches it, and
     /// every new piece offers the spots it touches again.
     frontier: Vec<(Spot, Verdict)>,
+    /// The frontier's previous buffer, kept empty between placements so that rebuilding the
+    /// frontier allocates nothing.
+    spare: Vec<(Spot, Verdict)>,
     /// The smallest rectangle of cells around every domino: (x_min, y_min, x_max, y_max).
     bounds: (i32, i32, i32, i32),
     blocks: u32,
@@ -264,6 +267,7 @@ impl Default for Board {
             pieces: Vec::new(),
             columns: BTreeMap::new(),
             frontier: vec![(Spot::Avenue { column: 0, row: 0 }, Verdict::Open(Need::default()))],
+            spare: Vec::new(),
             bounds: (0, 0, 0, 0),
             blocks: 0,
             next_block: 1,
@@ -298,11 +302,6 @@ impl Board {
             Verdict::Open(need) => Some((spot, need)),
             _ => None,
         })
-    }
-
-    fn pip_at(&self, x: i32, y: i32) -> Option<(u8, u8)> {
-        let cell = self.grid.get(x, y);
-        (cell.piece != 0).then_some((cell.piece, cell.pip))
     }
 
     fn is_free(&self, x: i32, y: i32) -> bool {
@@ -343,21 +342,21 @@ impl Board {
         }
         let x = 3 * column;
         let y = 2 * row;
-        let mut needs = Needs::default();
+        let mut needs = Needs::new();
         // End to end in the column.
-        needs.first(self.pip_at(x, y - 1));
-        needs.second(self.pip_at(x, y + 4));
+        needs.first(self.grid.get(x, y - 1));
+        needs.second(self.grid.get(x, y + 4));
         // Street ends in the gaps on either side, facing the north or the south square.
         for side in [x - 1, x + 1] {
-            needs.first(self.pip_at(side, y));
-            needs.first(self.pip_at(side, y + 1));
-            needs.second(self.pip_at(side, y + 2));
-            needs.second(self.pip_at(side, y + 3));
+            needs.first(self.grid.get(side, y));
+            needs.first(self.grid.get(side, y + 1));
+            needs.second(self.grid.get(side, y + 2));
+            needs.second(self.grid.get(side, y + 3));
         }
         match needs.conflict {
             true => Verdict::Never(Refusal::Conflict),
-            false if needs.touched.is_empty() => Verdict::Later(Refusal::Isolated),
-            false => Verdict::Open(needs.need),
+            false if !needs.touched_at_least(1) => Verdict::Later(Refusal::Isolated),
+            false => Verdict::Open(needs.need()),
         }
     }
 
@@ -368,15 +367,15 @@ impl Board {
         if (s - 1..=s + 2).any(|y| !self.is_free(x, y)) {
             return Verdict::Never(Refusal::TouchesStreet);
         }
-        let mut needs = Needs::default();
+        let mut needs = Needs::new();
         for y in [s, s + 1] {
-            needs.first(self.pip_at(x - 1, y));
-            needs.second(self.pip_at(x + 2, y));
+            needs.first(self.grid.get(x - 1, y));
+            needs.second(self.grid.get(x + 2, y));
         }
         match needs.conflict {
             true => Verdict::Never(Refusal::Conflict),
-            false if needs.touched.len() < 2 => Verdict::Later(Refusal::OneAvenue),
-            false => Verdict::Open(needs.need),
+            false if !needs.touched_at_least(2) => Verdict::Later(Refusal::OneAvenue),
+            false => Verdict::Open(needs.need()),
         }
     }
 
@@ -441,22 +440,43 @@ impl Board {
         let affected = |s: Spot| {
             overlaps(placed, s.depends_on()) || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
         };
-        let mut frontier = std::mem::take(&mut self.frontier);
-        for (spot, verdict) in frontier.iter_mut() {
-            if affected(*spot) {
-                *verdict = self.verdict(*spot);
+        // `near` is in frontier order already (avenues before streets, each by its two numbers),
+        // so one merge walks both lists: it recomputes the verdicts the piece may have changed,
+        // drops the spots that closed and adds the new ones that opened, in order. A binary
+        // search for each of the dozen new spots mispredicted about once a spot.
+        debug_assert!(near.is_sorted());
+        let old = std::mem::take(&mut self.frontier);
+        let mut frontier = std::mem::take(&mut self.spare);
+        frontier.clear();
+        let mut near = near.into_iter().peekable();
+        let offer = |board: &Board, frontier: &mut Vec<(Spot, Verdict)>, spot: Spot| {
+            let verdict = board.verdict(spot);
+            if matches!(verdict, Verdict::Open(_)) {
+                frontier.push((spot, verdict));
             }
-        }
-        frontier.retain(|(_, verdict)| matches!(verdict, Verdict::Open(_)));
-        for spot in near {
-            if let Err(at) = frontier.binary_search_by(|(s, _)| s.cmp(&spot)) {
-                let verdict = self.verdict(spot);
-                if matches!(verdict, Verdict::Open(_)) {
-                    frontier.insert(at, (spot, verdict));
+        };
+        for &(spot, verdict) in &old {
+            while let Some(&new) = near.peek()
+                && new <= spot
+            {
+                near.next();
+                if new != spot {
+                    offer(self, &mut frontier, new);
                 }
             }
+            if affected(spot) {
+                offer(self, &mut frontier, spot);
+            } else {
+                frontier.push((spot, verdict));
+            }
+        }
+        for new in near {
+            offer(self, &mut frontier, new);
         }
         self.frontier = frontier;
+        let mut old = old;
+        old.clear();
+        self.spare = old;
     }
 
     /// Relabels the region the new piece was placed in and returns the points it scored.
@@ -732,33 +752,61 @@ impl Spot {
     }
 }
 
-/// Collects what one spot's neighbours demand.
-#[derive(Default)]
+/// Collects what one spot's neighbours demand. A spot's verdict is asked for about ten times a
+/// placement, and whether each neighbouring cell is taken, and what it shows, is a coin toss, so
+/// every cell is folded in without a branch: a free cell (piece 0) changes nothing.
 struct Needs {
-    need: Need,
-    touched: arrayvec::ArrayVec<u8, 8>,
+    /// The number each half must show, or [`Needs::ANY`].
+    first: u8,
+    second: u8,
+    /// The grid id of the first piece touched (0 for none yet), and whether another was.
+    touched: u8,
+    touched_two: bool,
     conflict: bool,
 }
 
 impl Needs {
-    fn demand(&mut self, half: fn(&mut Need) -> &mut Option<u8>, neighbour: Option<(u8, u8)>) {
-        let Some((piece, pip)) = neighbour else { return };
-        if !self.touched.contains(&piece) {
-            self.touched.push(piece);
-        }
-        let slot = half(&mut self.need);
-        match *slot {
-            Some(wanted) if wanted != pip => self.conflict = true,
-            _ => *slot = Some(pip),
+    /// No demand on a half yet: above every number a tile shows.
+    const ANY: u8 = u8::MAX;
+
+    fn new() -> Needs {
+        Needs { first: Needs::ANY, second: Needs::ANY, touched: 0, touched_two: false, conflict: false }
+    }
+
+    fn touch(&mut self, cell: Cell) {
+        let taken = cell.piece != 0;
+        self.touched_two |= taken & (self.touched != 0) & (cell.piece != self.touched);
+        self.touched = if self.touched == 0 { cell.piece } else { self.touched };
+    }
+
+    fn demand(slot: &mut u8, conflict: &mut bool, cell: Cell) {
+        let taken = cell.piece != 0;
+        *conflict |= taken & (*slot != Needs::ANY) & (*slot != cell.pip);
+        *slot = if taken & (*slot == Needs::ANY) { cell.pip } else { *slot };
+    }
+
+    fn first(&mut self, cell: Cell) {
+        self.touch(cell);
+        Needs::demand(&mut self.first, &mut self.conflict, cell);
+    }
+
+    fn second(&mut self, cell: Cell) {
+        self.touch(cell);
+        Needs::demand(&mut self.second, &mut self.conflict, cell);
+    }
+
+    /// Whether at least `n` (1 or 2) different pieces were touched.
+    fn touched_at_least(&self, n: u32) -> bool {
+        match n {
+            0 => true,
+            1 => self.touched != 0,
+            _ => self.touched_two,
         }
     }
 
-    fn first(&mut self, neighbour: Option<(u8, u8)>) {
-        self.demand(|need| &mut need.first, neighbour);
-    }
-
-    fn second(&mut self, neighbour: Option<(u8, u8)>) {
-        self.demand(|need| &mut need.second, neighbour);
+    fn need(&self) -> Need {
+        let half = |n: u8| (n != Needs::ANY).then_some(n);
+        Need { first: half(self.first), second: half(self.second) }
     }
 }
 
