@@ -575,8 +575,6 @@ struct Ends {
     pairs: [(Arm, u8); 6],
     /// How many of `pairs` are real.
     open: u8,
-    /// Every tile of the double-six set that fits some end, as the low bits of a tile mask.
-    suits: u64,
 }
 
 /// `SUIT_BITS[n]`: the tiles of the double-six set showing `n`, as a mask over canonical
@@ -593,7 +591,7 @@ const SUIT_BITS: [u64; 8] = {
 };
 
 impl Ends {
-    const NONE: Ends = Ends { accepts: [0; 4], count: 0, pairs: [(Arm::West, 0); 6], open: 0, suits: 0 };
+    const NONE: Ends = Ends { accepts: [0; 4], count: 0, pairs: [(Arm::West, 0); 6], open: 0 };
 
     /// Opens `end` on `arm`. Ends are added in legal-action order (by arm, then number), at most
     /// six of them.
@@ -601,7 +599,22 @@ impl Ends {
         self.accepts[arm.index()] |= 1 << end;
         self.pairs[usize::from(self.open)] = (arm, end);
         self.open += 1;
-        self.suits |= SUIT_BITS[usize::from(end) % SUIT_BITS.len()];
+    }
+
+    /// Moves the end of an arm that already holds a tile to `end`, which is all a play there
+    /// changes: such an arm has one end, and its place among the pairs is fixed (west first,
+    /// east second, north third, south last).
+    fn move_end(&mut self, arm: Arm, end: u8) {
+        // A select rather than a `match`, which compiled to a jump table that mispredicted.
+        let slot = if arm == Arm::South { usize::from(self.open) - 1 } else { arm.index() };
+        self.pairs[slot] = (arm, end);
+        self.accepts[arm.index()] = 1 << end;
+    }
+
+    /// Every tile of the double-six set that fits some end, as the low bits of a tile mask.
+    fn suits(&self) -> u64 {
+        let all = self.accepts.iter().fold(0u8, |all, arm| all | arm);
+        (0..7).filter(|n| all & (1 << n) != 0).fold(0, |suits, n| suits | SUIT_BITS[n])
     }
 
     fn accepts(&self, arm: Arm, end: u8) -> bool {
@@ -764,10 +777,24 @@ impl State {
         match action {
             Action::Lead { tile } => {
                 self.layout.lead(tile, self.options.spinner);
+                self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
                 self.after_play(seat, tile, &mut effects);
             }
             Action::Play { tile, arm, matched } => {
+                // Most plays go on an arm that holds a tile already, and change nothing but that
+                // arm's end and the count. The first tile of an arm may open the side arms, and
+                // the first double under `first_double` re-roots the layout: those recompute.
+                let reroots =
+                    self.options.spinner == SpinnerRule::FirstDouble && !self.layout.spinner && tile.is_double();
+                let grown = self.layout.tips[arm.index()].is_some() && !reroots;
                 self.layout.extend(tile, arm, matched, self.options.spinner);
+                if grown {
+                    self.ends.move_end(arm, tile.other(matched).unwrap_or(matched));
+                    self.ends.count = self.layout.count();
+                } else {
+                    self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
+                }
+                debug_assert_eq!(self.ends, self.layout.ends(self.options.spinner_sides_open_immediately));
                 self.after_play(seat, tile, &mut effects);
             }
             Action::Draw => self.phase = Phase::Drawing(seat),
@@ -876,7 +903,7 @@ impl State {
         if self.layout.is_empty() {
             return !hand.is_empty();
         }
-        bits(hand) & self.ends.suits != 0
+        bits(hand) & self.ends.suits() != 0
     }
 
     /// Drawing is for a seat that cannot play, or any seat past the lead under
@@ -973,7 +1000,6 @@ impl State {
     fn after_play(&mut self, seat: Seat, tile: Tile, effects: &mut Effects) {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
-        self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
         effects.scored = count_points(self.ends.count);
         self.scores[self.options.side(seat)] += effects.scored;
         let reached = self.scores[self.options.side(seat)] >= self.options.target;
