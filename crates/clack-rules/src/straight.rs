@@ -195,7 +195,7 @@ impl Link {
     /// What this tile adds to the count while it ends its arm.
     fn open_value(self) -> u32 {
         let outer = u32::from(self.outer);
-        if self.inner == self.outer { 2 * outer } else { outer }
+        outer << u32::from(self.inner == self.outer)
     }
 
     fn reversed(self) -> Link {
@@ -784,13 +784,15 @@ impl State {
                 // Most plays go on an arm that holds a tile already, and change nothing but that
                 // arm's end and the count. The first tile of an arm may open the side arms, and
                 // the first double under `first_double` re-roots the layout: those recompute.
+                // Otherwise the count changes only by what that arm's end shows.
                 let reroots =
                     self.options.spinner == SpinnerRule::FirstDouble && !self.layout.spinner && tile.is_double();
-                let grown = self.layout.tips[arm.index()].is_some() && !reroots;
+                let old_tip = self.layout.tips[arm.index()].filter(|_| !reroots);
                 self.layout.extend(tile, arm, matched, self.options.spinner);
-                if grown {
-                    self.ends.move_end(arm, tile.other(matched).unwrap_or(matched));
-                    self.ends.count = self.layout.count();
+                if let Some(old_tip) = old_tip {
+                    let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
+                    self.ends.move_end(arm, link.outer);
+                    self.ends.count = self.ends.count + link.open_value() - old_tip.open_value();
                 } else {
                     self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
                 }

@@ -311,7 +311,16 @@ impl Seat {
 
     /// The seat that plays after this one at a table of `players`.
     pub const fn next(self, players: u8) -> Seat {
-        Seat((self.0 + 1) % players)
+        // Comparisons before `%`: a division costs more than the rest of a turn's bookkeeping,
+        // and every turn asks this. Seats past the table still wrap as `%` wraps them.
+        let next = self.0 + 1;
+        Seat(if next < players {
+            next
+        } else if next == players {
+            0
+        } else {
+            next % players
+        })
     }
 }
 
