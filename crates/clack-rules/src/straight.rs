@@ -732,7 +732,9 @@ impl State {
         // mispredicts about once an end. Instead every end gets two slots written whether or
         // not a tile fills them, and `len` grows only past the filled ones. A third tile of one
         // suit for one end is rare enough to loop for.
-        let mut slots = [Action::Pass; MAX_ACTIONS];
+        // The list starts full of passes and is cut to length at the end, so that it is written
+        // where it is returned rather than built beside it and copied.
+        let mut slots = Actions::from([Action::Pass; MAX_ACTIONS]);
         let mut len = 0;
         let hand = bits(hand);
         for &(arm, matched) in &self.ends.pairs[..usize::from(self.ends.open)] {
@@ -755,9 +757,8 @@ impl State {
             slots[0] = Action::Pass;
             len = 1;
         }
-        let mut actions = Actions::from(slots);
-        actions.truncate(len);
-        actions
+        slots.truncate(len);
+        slots
     }
 
     /// Every (arm, number) a tile may be laid against now, in legal-action order.

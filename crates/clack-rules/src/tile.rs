@@ -73,7 +73,9 @@ impl Tile {
     }
 
     pub const fn shows(self, n: u8) -> bool {
-        self.lo() == n || self.hi() == n
+        // `|` rather than `||`: both halves are one table read, and the second test's branch
+        // mispredicted.
+        (self.lo() == n) | (self.hi() == n)
     }
 
     /// The tile whose canonical index is the bit position `bit` of a set's mask, taken modulo
@@ -311,16 +313,12 @@ impl Seat {
 
     /// The seat that plays after this one at a table of `players`.
     pub const fn next(self, players: u8) -> Seat {
-        // Comparisons before `%`: a division costs more than the rest of a turn's bookkeeping,
-        // and every turn asks this. Seats past the table still wrap as `%` wraps them.
+        // A subtraction and a select before `%`: a division costs more than the rest of a
+        // turn's bookkeeping, and every turn asks this. Seats past the table still wrap as `%`
+        // wraps them.
         let next = self.0 + 1;
-        Seat(if next < players {
-            next
-        } else if next == players {
-            0
-        } else {
-            next % players
-        })
+        let next = if next >= players { next - players } else { next };
+        Seat(if next < players { next } else { next % players })
     }
 }
 
