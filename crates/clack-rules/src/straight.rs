@@ -776,12 +776,13 @@ impl State {
     /// Applies a seat's action, or leaves the state unchanged and says why it is illegal.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Effects, IllegalAction> {
         self.check(seat, action)?;
-        let mut effects = Effects::default();
+        // Each arm returns its effects built whole, not a local filled in through a reference:
+        // copying that local out, just after its fields were stored one by one, stalled.
         match action {
             Action::Lead { tile } => {
                 self.layout.lead(tile, self.options.spinner);
                 self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
-                self.after_play(seat, tile, &mut effects);
+                Ok(self.after_play(seat, tile))
             }
             Action::Play { tile, arm, matched } => {
                 // Most plays go on an arm that holds a tile already, and change nothing but that
@@ -800,12 +801,14 @@ impl State {
                     self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
                 }
                 debug_assert_eq!(self.ends, self.layout.ends(self.options.spinner_sides_open_immediately));
-                self.after_play(seat, tile, &mut effects);
+                Ok(self.after_play(seat, tile))
             }
-            Action::Draw => self.phase = Phase::Drawing(seat),
-            Action::Pass => self.pass(seat, &mut effects),
+            Action::Draw => {
+                self.phase = Phase::Drawing(seat);
+                Ok(Effects::default())
+            }
+            Action::Pass => Ok(self.pass(seat)),
         }
-        Ok(effects)
     }
 
     /// What [`State::apply`] would score for this action and leave on the table (the count and
@@ -1002,28 +1005,33 @@ impl State {
         self.phase = Phase::Turn(self.leader);
     }
 
-    fn after_play(&mut self, seat: Seat, tile: Tile, effects: &mut Effects) {
+    fn after_play(&mut self, seat: Seat, tile: Tile) -> Effects {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
-        effects.scored = count_points(self.ends.count);
-        self.scores[self.options.side(seat)] += effects.scored;
+        let scored = count_points(self.ends.count);
+        self.scores[self.options.side(seat)] += scored;
         let reached = self.scores[self.options.side(seat)] >= self.options.target;
+        let mut effects = Effects { scored, round: None, outcome: None };
         if reached && !self.options.finish_round_at_target {
-            self.end_round(RoundEnd::TargetReached, effects);
+            self.end_round(RoundEnd::TargetReached, &mut effects);
         } else if self.hand(seat).is_empty() {
-            self.end_round(RoundEnd::Domino { seat }, effects);
+            self.end_round(RoundEnd::Domino { seat }, &mut effects);
         } else {
             self.phase = Phase::Turn(seat.next(self.options.players));
+            return Effects { scored, round: None, outcome: None };
         }
+        effects
     }
 
-    fn pass(&mut self, seat: Seat, effects: &mut Effects) {
+    fn pass(&mut self, seat: Seat) -> Effects {
         self.passes += 1;
+        let mut effects = Effects::default();
         if self.passes >= self.options.players {
-            self.end_round(RoundEnd::Blocked, effects);
+            self.end_round(RoundEnd::Blocked, &mut effects);
         } else {
             self.phase = Phase::Turn(seat.next(self.options.players));
         }
+        effects
     }
 
     fn end_round(&mut self, end: RoundEnd, effects: &mut Effects) {
