@@ -1,11 +1,17 @@
 //! Rules benchmarks: full random rounds and games with legal-action generation at every step,
 //! and legal-action generation alone. Run with `cargo bench -p clack-rules`.
+//!
+//! The `_fast_deal` variants deal and draw with SplitMix64 instead of the game's ChaCha8
+//! [`Dealer`], as a Monte Carlo engine dealing its own playouts would; the other benches are kept
+//! as they were so that figures from before and after a change compare.
 
 use std::hint::black_box;
 
-use clack_rules::Dealer;
+use arrayvec::ArrayVec;
+use clack_rules::straight::Chance;
 use clack_rules::straight::{self, ChanceKind, ToMove};
 use clack_rules::streets;
+use clack_rules::{Dealer, Seat, Tile, TileSet};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// How a random player picks among its legal actions.
@@ -36,9 +42,55 @@ impl Pick for SplitMix {
     }
 }
 
+/// The tiles of `set` in a random order, shuffled (Fisher–Yates) with SplitMix64: the deal of a
+/// playout engine that does not need the dealer's reproducible stream.
+fn fast_shuffle(set: TileSet, rng: &mut SplitMix) -> ArrayVec<Tile, 91> {
+    let mut tiles: ArrayVec<Tile, 91> = set.iter().collect();
+    for i in (1..tiles.len()).rev() {
+        tiles.swap(i, rng.pick(i + 1));
+    }
+    tiles
+}
+
+/// One tile of `set`, each equally likely, drawn with SplitMix64.
+fn fast_pick(set: TileSet, rng: &mut SplitMix) -> Tile {
+    set.nth(rng.pick(set.len())).expect("a tile to draw")
+}
+
+/// Where a random round's chance outcomes come from.
+trait StraightChance {
+    fn chance(&mut self, state: &straight::State) -> Chance;
+}
+
+impl StraightChance for Dealer {
+    fn chance(&mut self, state: &straight::State) -> Chance {
+        state.sample_chance(self).expect("chance")
+    }
+}
+
+impl StraightChance for SplitMix {
+    fn chance(&mut self, state: &straight::State) -> Chance {
+        match state.to_move() {
+            ToMove::Chance { kind: ChanceKind::Deal } => {
+                let tiles = fast_shuffle(TileSet::full(6), self);
+                let mut hands = [TileSet::EMPTY; straight::MAX_PLAYERS];
+                let players = usize::from(state.options().players);
+                for (hand, chunk) in hands.iter_mut().zip(tiles.chunks(straight::HAND_SIZE)).take(players) {
+                    *hand = chunk.iter().copied().collect();
+                }
+                Chance::Deal { hands }
+            }
+            ToMove::Chance { kind: ChanceKind::Draw { .. } } => {
+                Chance::Draw { tile: fast_pick(state.boneyard(), self) }
+            }
+            _ => state.sample_chance(&mut Dealer::from_seed(0)).expect("chance"),
+        }
+    }
+}
+
 /// Deals and plays one round of Straight Dominoes to its end with random players; returns the
 /// number of seat actions.
-fn straight_round(start: &straight::State, dealer: &mut Dealer, players: &mut impl Pick) -> usize {
+fn straight_round(start: &straight::State, dealer: &mut impl StraightChance, players: &mut impl Pick) -> usize {
     let mut state = start.clone();
     let mut actions = 0;
     loop {
@@ -51,7 +103,7 @@ fn straight_round(start: &straight::State, dealer: &mut Dealer, players: &mut im
             }
             ToMove::Chance { kind: ChanceKind::Deal } if actions > 0 => return actions,
             ToMove::Chance { .. } => {
-                let chance = state.sample_chance(dealer).expect("chance");
+                let chance = dealer.chance(&state);
                 let _ = state.apply_chance(chance);
             }
             ToMove::Over => return actions,
@@ -84,6 +136,10 @@ fn straight_benches(c: &mut Criterion) {
             black_box(state.apply_chance(chance).is_ok())
         })
     });
+    let mut fast_dealer = SplitMix(9);
+    c.bench_function("straight/random_round_4p_fast_deal", |b| {
+        b.iter(|| black_box(straight_round(&start, &mut fast_dealer, &mut players)))
+    });
     let mut chacha_players = Dealer::from_seed(8);
     c.bench_function("straight/random_round_4p_chacha_players", |b| {
         b.iter(|| black_box(straight_round(&start, &mut dealer, &mut chacha_players)))
@@ -102,21 +158,49 @@ fn straight_benches(c: &mut Criterion) {
     c.bench_function("straight/legal_actions", |b| b.iter(|| black_box(black_box(&state).legal_actions())));
 }
 
+/// Where a random game of Streets and Avenues takes its chance outcomes and its players' picks
+/// from: the dealer for everything, or SplitMix64 for everything.
+trait StreetsChance: Pick {
+    fn chance(&mut self, state: &streets::State) -> streets::Chance;
+}
+
+impl StreetsChance for Dealer {
+    fn chance(&mut self, state: &streets::State) -> streets::Chance {
+        state.sample_chance(self).expect("chance")
+    }
+}
+
+impl StreetsChance for SplitMix {
+    fn chance(&mut self, state: &streets::State) -> streets::Chance {
+        match state.to_move() {
+            streets::ToMove::Chance { kind: streets::ChanceKind::Deal } => {
+                let options = state.options();
+                let tiles = fast_shuffle(options.set.tiles(), self);
+                let players = usize::from(options.players);
+                let hands =
+                    tiles.chunks(streets::HAND_SIZE).take(players).map(|c| c.iter().copied().collect()).collect();
+                streets::Chance::Deal { hands, first: Seat(self.pick(players) as u8) }
+            }
+            _ => streets::Chance::Draw { tile: fast_pick(state.boneyard(), self) },
+        }
+    }
+}
+
 /// Deals and plays a whole game of Streets and Avenues with random players; returns the number
 /// of seat actions.
-fn streets_game(options: streets::Options, dealer: &mut Dealer) -> usize {
+fn streets_game(options: streets::Options, dealer: &mut impl StreetsChance) -> usize {
     let mut state = streets::State::new(options).expect("valid");
     let mut actions = 0;
     loop {
         match state.to_move() {
             streets::ToMove::Seat { seat } => {
                 let legal = state.legal_actions();
-                let action = legal[dealer.index(legal.len())];
+                let action = legal[dealer.pick(legal.len())];
                 let _ = state.apply(seat, action);
                 actions += 1;
             }
             streets::ToMove::Chance { .. } => {
-                let chance = state.sample_chance(dealer).expect("chance");
+                let chance = dealer.chance(&state);
                 let _ = state.apply_chance(chance);
             }
             streets::ToMove::Over => return actions,
@@ -131,6 +215,10 @@ fn streets_benches(c: &mut Criterion) {
     eprintln!("mean seat actions per 3-player double-nine game: {:.1}", steps as f64 / 200.0);
     c.bench_function("streets/random_game_3p_double_nine", |b| {
         b.iter(|| black_box(streets_game(options, &mut dealer)))
+    });
+    let mut fast_dealer = SplitMix(12);
+    c.bench_function("streets/random_game_3p_double_nine_fast_deal", |b| {
+        b.iter(|| black_box(streets_game(options, &mut fast_dealer)))
     });
 
     // A position halfway through a game.

@@ -195,7 +195,7 @@ impl Link {
     /// What this tile adds to the count while it ends its arm.
     fn open_value(self) -> u32 {
         let outer = u32::from(self.outer);
-        if self.inner == self.outer { 2 * outer } else { outer }
+        outer << u32::from(self.inner == self.outer)
     }
 
     fn reversed(self) -> Link {
@@ -278,19 +278,28 @@ impl Layout {
         }
     }
 
-    /// Every end a tile may be laid against now, and the count they make.
+    /// Every end a tile may be laid against now, and the count they make. Computed after every
+    /// play, so it reads the tips once and lists the ends in legal-action order as it goes.
     fn ends(&self, sides_open_immediately: bool) -> Ends {
-        let mut ends = Ends::default();
+        let mut ends = Ends::NONE;
         let Some(root) = self.root else { return ends };
-        let end = |arm: Arm, empty: u8| self.tips[arm.index()].map_or(empty, |link| link.outer);
-        ends.open(Arm::West, end(Arm::West, root.lo()));
-        ends.open(Arm::East, end(Arm::East, root.hi()));
-        if self.is_open(Arm::North, sides_open_immediately) {
-            for arm in [Arm::North, Arm::South] {
-                // An empty side arm of a spinner takes either of its halves (the same number
-                // twice for a double).
-                ends.open(arm, end(arm, root.lo()));
-                ends.open(arm, end(arm, root.hi()));
+        let (lo, hi) = (root.lo(), root.hi());
+        let [west, east, north, south] = self.tips;
+        ends.add(Arm::West, west.map_or(lo, |link| link.outer));
+        ends.add(Arm::East, east.map_or(hi, |link| link.outer));
+        if self.spinner && (sides_open_immediately || (west.is_some() && east.is_some())) {
+            for (arm, tip) in [(Arm::North, north), (Arm::South, south)] {
+                match tip {
+                    Some(link) => ends.add(arm, link.outer),
+                    // An empty side arm of a spinner takes either of its halves (one number for
+                    // a double).
+                    None => {
+                        ends.add(arm, lo);
+                        if hi != lo {
+                            ends.add(arm, hi);
+                        }
+                    }
+                }
             }
         }
         ends.count = self.count();
@@ -554,24 +563,58 @@ pub struct State {
 
 /// The ends tiles may be laid against, as bit masks so that a check is one `and` and
 /// legal-action generation walks only the numbers that are really open.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ends {
     /// Bit `n` of `accepts[arm]` is set when a tile showing `n` may be laid on `arm`; zero for
     /// a closed arm.
     accepts: [u8; 4],
     /// The open-end count.
     count: u32,
+    /// The (arm, number) pairs of `accepts` in legal-action order, then padding: six slots are
+    /// enough (one end west, one east, two on each side arm of a fresh spinner).
+    pairs: [(Arm, u8); 6],
+    /// How many of `pairs` are real.
+    open: u8,
 }
 
+/// `SUIT_BITS[n]`: the tiles of the double-six set showing `n`, as a mask over canonical
+/// indices (all below 28). The eighth entry, empty, makes the table's length a power of two so
+/// that an index masked into range costs one `and`.
+const SUIT_BITS: [u64; 8] = {
+    let mut suits = [0u64; 8];
+    let mut n = 0u8;
+    while n <= 6 {
+        suits[n as usize] = TileSet::suit(n).intersection(SET).bits() as u64;
+        n += 1;
+    }
+    suits
+};
+
 impl Ends {
-    fn open(&mut self, arm: Arm, end: u8) {
+    const NONE: Ends = Ends { accepts: [0; 4], count: 0, pairs: [(Arm::West, 0); 6], open: 0 };
+
+    /// Opens `end` on `arm`. Ends are added in legal-action order (by arm, then number), at most
+    /// six of them.
+    fn add(&mut self, arm: Arm, end: u8) {
         self.accepts[arm.index()] |= 1 << end;
+        self.pairs[usize::from(self.open)] = (arm, end);
+        self.open += 1;
     }
 
-    /// Every tile that fits some end.
-    fn suits(&self) -> TileSet {
+    /// Moves the end of an arm that already holds a tile to `end`, which is all a play there
+    /// changes: such an arm has one end, and its place among the pairs is fixed (west first,
+    /// east second, north third, south last).
+    fn move_end(&mut self, arm: Arm, end: u8) {
+        // A select rather than a `match`, which compiled to a jump table that mispredicted.
+        let slot = if arm == Arm::South { usize::from(self.open) - 1 } else { arm.index() };
+        self.pairs[slot] = (arm, end);
+        self.accepts[arm.index()] = 1 << end;
+    }
+
+    /// Every tile of the double-six set that fits some end, as the low bits of a tile mask.
+    fn suits(&self) -> u64 {
         let all = self.accepts.iter().fold(0u8, |all, arm| all | arm);
-        numbers(all).fold(TileSet::EMPTY, |suits, n| suits.union(TileSet::suit(n)))
+        (0..7).filter(|n| all & (1 << n) != 0).fold(0, |suits, n| suits | SUIT_BITS[n])
     }
 
     fn accepts(&self, arm: Arm, end: u8) -> bool {
@@ -580,19 +623,14 @@ impl Ends {
 
     /// The (arm, number) pairs in legal-action order: by arm, then number.
     fn pairs(&self) -> impl Iterator<Item = (Arm, u8)> + '_ {
-        Arm::ALL.into_iter().flat_map(|arm| numbers(self.accepts[arm.index()]).map(move |n| (arm, n)))
+        self.pairs[..usize::from(self.open)].iter().copied()
     }
 }
 
-/// The numbers whose bits are set in `mask`, lowest first.
-fn numbers(mut mask: u8) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let n = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            n
-        })
-    })
+/// A Straight Dominoes tile set as the low bits of its mask: every set of this game lies within
+/// the 28 tiles of double-six (deals are checked), so the rest of the mask is zero.
+fn bits(set: TileSet) -> u64 {
+    set.bits() as u64
 }
 
 impl State {
@@ -609,7 +647,7 @@ impl State {
             leader: Seat(0),
             round: 0,
             passes: 0,
-            ends: Ends::default(),
+            ends: Ends::NONE,
             last_round: None,
             outcome: None,
         })
@@ -634,7 +672,9 @@ impl State {
 
     /// Tiles a seat could still draw (the boneyard above the reserve).
     pub fn drawable(&self) -> usize {
-        self.boneyard.len().saturating_sub(usize::from(self.options.boneyard_reserve))
+        // Counted on the low 32 bits: without a popcount instruction in the baseline x86-64
+        // target, counting a whole `u128` costs four times as much.
+        (bits(self.boneyard) as u32).count_ones().saturating_sub(u32::from(self.options.boneyard_reserve)) as usize
     }
 
     /// Each side's score.
@@ -681,28 +721,46 @@ impl State {
     /// (west, east, north, south), then matched number, then tile; then draw; then pass. Empty
     /// when a chance outcome is awaited or the game is over.
     pub fn legal_actions(&self) -> Actions {
-        let mut actions = Actions::new();
         let Phase::Turn(seat) = self.phase else {
-            return actions;
+            return Actions::new();
         };
         let hand = self.hand(seat);
         if self.layout.is_empty() {
-            actions.extend(hand.iter().map(|tile| Action::Lead { tile }));
-            return actions;
+            return hand.iter().map(|tile| Action::Lead { tile }).collect();
         }
-        for arm in Arm::ALL {
-            for end in numbers(self.ends.accepts[arm.index()]) {
-                for tile in hand.intersection(TileSet::suit(end)) {
-                    actions.push(Action::Play { tile, arm, matched: end });
-                }
+        // How many tiles fit each end is a coin toss, so a loop that stops when they run out
+        // mispredicts about once an end. Instead every end gets two slots written whether or
+        // not a tile fills them, and `len` grows only past the filled ones. A third tile of one
+        // suit for one end is rare enough to loop for.
+        // The list starts full and is cut to length at the end. Its filler is a play of 0-0 west
+        // against 0, whose bytes are all zero: a fill written a vector at a time, where a pass
+        // (one defined byte in three) took a store per slot.
+        let filler = Action::Play { tile: Tile::from_bit(0), arm: Arm::West, matched: 0 };
+        let mut slots = Actions::from([filler; MAX_ACTIONS]);
+        let mut len = 0;
+        let hand = bits(hand);
+        for &(arm, matched) in &self.ends.pairs[..usize::from(self.ends.open)] {
+            let mut fits = hand & SUIT_BITS[usize::from(matched) % SUIT_BITS.len()];
+            for _ in 0..2 {
+                slots[len] = Action::Play { tile: Tile::from_bit(fits.trailing_zeros()), arm, matched };
+                len += usize::from(fits != 0);
+                fits &= fits.wrapping_sub(1);
+            }
+            while fits != 0 {
+                slots[len] = Action::Play { tile: Tile::from_bit(fits.trailing_zeros()), arm, matched };
+                len += 1;
+                fits &= fits - 1;
             }
         }
-        if self.may_draw(!actions.is_empty()) {
-            actions.push(Action::Draw);
-        } else if actions.is_empty() {
-            actions.push(Action::Pass);
+        if self.may_draw(len > 0) {
+            slots[len] = Action::Draw;
+            len += 1;
+        } else if len == 0 {
+            slots[0] = Action::Pass;
+            len = 1;
         }
-        actions
+        slots.truncate(len);
+        slots
     }
 
     /// Every (arm, number) a tile may be laid against now, in legal-action order.
@@ -718,20 +776,39 @@ impl State {
     /// Applies a seat's action, or leaves the state unchanged and says why it is illegal.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Effects, IllegalAction> {
         self.check(seat, action)?;
-        let mut effects = Effects::default();
+        // Each arm returns its effects built whole, not a local filled in through a reference:
+        // copying that local out, just after its fields were stored one by one, stalled.
         match action {
             Action::Lead { tile } => {
                 self.layout.lead(tile, self.options.spinner);
-                self.after_play(seat, tile, &mut effects);
+                self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
+                Ok(self.after_play(seat, tile))
             }
             Action::Play { tile, arm, matched } => {
+                // Most plays go on an arm that holds a tile already, and change nothing but that
+                // arm's end and the count. The first tile of an arm may open the side arms, and
+                // the first double under `first_double` re-roots the layout: those recompute.
+                // Otherwise the count changes only by what that arm's end shows.
+                let reroots =
+                    self.options.spinner == SpinnerRule::FirstDouble && !self.layout.spinner && tile.is_double();
+                let old_tip = self.layout.tips[arm.index()].filter(|_| !reroots);
                 self.layout.extend(tile, arm, matched, self.options.spinner);
-                self.after_play(seat, tile, &mut effects);
+                if let Some(old_tip) = old_tip {
+                    let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
+                    self.ends.move_end(arm, link.outer);
+                    self.ends.count = self.ends.count + link.open_value() - old_tip.open_value();
+                } else {
+                    self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
+                }
+                debug_assert_eq!(self.ends, self.layout.ends(self.options.spinner_sides_open_immediately));
+                Ok(self.after_play(seat, tile))
             }
-            Action::Draw => self.phase = Phase::Drawing(seat),
-            Action::Pass => self.pass(seat, &mut effects),
+            Action::Draw => {
+                self.phase = Phase::Drawing(seat);
+                Ok(Effects::default())
+            }
+            Action::Pass => Ok(self.pass(seat)),
         }
-        Ok(effects)
     }
 
     /// What [`State::apply`] would score for this action and leave on the table (the count and
@@ -834,14 +911,14 @@ impl State {
         if self.layout.is_empty() {
             return !hand.is_empty();
         }
-        !hand.is_disjoint(self.ends.suits())
+        bits(hand) & self.ends.suits() != 0
     }
 
     /// Drawing is for a seat that cannot play, or any seat past the lead under
     /// `may_draw_when_able`. The leader always holds a tile it may lead, so it never draws.
     fn may_draw(&self, can_play: bool) -> bool {
         let by_option = self.options.may_draw_when_able && !self.layout.is_empty();
-        self.drawable() > 0 && (!can_play || by_option)
+        (!can_play || by_option) && self.drawable() > 0
     }
 
     fn check(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
@@ -922,35 +999,39 @@ impl State {
         self.hands = hands;
         self.boneyard = SET.difference(dealt);
         self.layout = Layout::default();
-        self.ends = Ends::default();
+        self.ends = Ends::NONE;
         self.passes = 0;
         self.round += 1;
         self.phase = Phase::Turn(self.leader);
     }
 
-    fn after_play(&mut self, seat: Seat, tile: Tile, effects: &mut Effects) {
+    fn after_play(&mut self, seat: Seat, tile: Tile) -> Effects {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
-        self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
-        effects.scored = count_points(self.ends.count);
-        self.scores[self.options.side(seat)] += effects.scored;
+        let scored = count_points(self.ends.count);
+        self.scores[self.options.side(seat)] += scored;
         let reached = self.scores[self.options.side(seat)] >= self.options.target;
+        let mut effects = Effects { scored, round: None, outcome: None };
         if reached && !self.options.finish_round_at_target {
-            self.end_round(RoundEnd::TargetReached, effects);
+            self.end_round(RoundEnd::TargetReached, &mut effects);
         } else if self.hand(seat).is_empty() {
-            self.end_round(RoundEnd::Domino { seat }, effects);
+            self.end_round(RoundEnd::Domino { seat }, &mut effects);
         } else {
             self.phase = Phase::Turn(seat.next(self.options.players));
+            return Effects { scored, round: None, outcome: None };
         }
+        effects
     }
 
-    fn pass(&mut self, seat: Seat, effects: &mut Effects) {
+    fn pass(&mut self, seat: Seat) -> Effects {
         self.passes += 1;
+        let mut effects = Effects::default();
         if self.passes >= self.options.players {
-            self.end_round(RoundEnd::Blocked, effects);
+            self.end_round(RoundEnd::Blocked, &mut effects);
         } else {
             self.phase = Phase::Turn(seat.next(self.options.players));
         }
+        effects
     }
 
     fn end_round(&mut self, end: RoundEnd, effects: &mut Effects) {

@@ -206,6 +206,23 @@ impl Grid {
         }
     }
 
+    /// The `W` by `H` cells whose north-west corner is `(x, y)`, row by row, if they all lie in
+    /// the grid. A verdict reads a dozen cells around a spot; one bounds check for the lot and a
+    /// copy of each row costs less than a checked lookup of each.
+    fn window<const W: usize, const H: usize>(&self, x: i32, y: i32) -> Option<[[Cell; W]; H]> {
+        let (dx, dy) = (x.wrapping_sub(self.x0) as u32 as usize, y.wrapping_sub(self.y0) as u32 as usize);
+        let width = self.width as usize;
+        if dx + W > width || dy + H > self.height as usize {
+            return None;
+        }
+        let mut rows = [[Cell::default(); W]; H];
+        for (i, row) in rows.iter_mut().enumerate() {
+            let start = (dy + i) * width + dx;
+            row.copy_from_slice(&self.cells[start..start + W]);
+        }
+        Some(rows)
+    }
+
     /// Grows the grid so that it holds every cell of the rectangle, with room to spare.
     fn cover(&mut self, x_min: i32, y_min: i32, x_max: i32, y_max: i32) {
         let inside = |x, y| self.index(x, y).is_some();
@@ -248,6 +265,9 @@ pub struct Board {
     /// cannot take a domino yet is dropped too: it can only open when a new piece touches it, and
     /// every new piece offers the spots it touches again.
     frontier: Vec<(Spot, Verdict)>,
+    /// The frontier's previous buffer, kept empty between placements so that rebuilding the
+    /// frontier allocates nothing.
+    spare: Vec<(Spot, Verdict)>,
     /// The smallest rectangle of cells around every domino: (x_min, y_min, x_max, y_max).
     bounds: (i32, i32, i32, i32),
     blocks: u32,
@@ -264,6 +284,7 @@ impl Default for Board {
             pieces: Vec::new(),
             columns: BTreeMap::new(),
             frontier: vec![(Spot::Avenue { column: 0, row: 0 }, Verdict::Open(Need::default()))],
+            spare: Vec::new(),
             bounds: (0, 0, 0, 0),
             blocks: 0,
             next_block: 1,
@@ -300,9 +321,18 @@ impl Board {
         })
     }
 
-    fn pip_at(&self, x: i32, y: i32) -> Option<(u8, u8)> {
-        let cell = self.grid.get(x, y);
-        (cell.piece != 0).then_some((cell.piece, cell.pip))
+    /// [`Board::verdict`], read from the frontier when the spot is there (the frontier holds
+    /// every open spot with its current verdict): checking a placement asks this, and a binary
+    /// search costs less than working the verdict out again.
+    pub(crate) fn verdict_now(&self, spot: Spot) -> Verdict {
+        match self.frontier.binary_search_by(|(s, _)| s.cmp(&spot)) {
+            Ok(at) => {
+                let verdict = self.frontier[at].1;
+                debug_assert_eq!(verdict, self.verdict(spot), "the frontier is up to date at {spot}");
+                verdict
+            }
+            Err(_) => self.verdict(spot),
+        }
     }
 
     fn is_free(&self, x: i32, y: i32) -> bool {
@@ -325,6 +355,14 @@ impl Board {
             };
             return Verdict::Never(far);
         }
+        let fast = match spot {
+            Spot::Avenue { column, row } => self.avenue_window_verdict(column, row),
+            Spot::Street { gap, half_row } => self.street_window_verdict(gap, half_row),
+        };
+        if let Some(verdict) = fast {
+            return verdict;
+        }
+        // Near the edge of the grid, where a window does not fit: cell by cell.
         if spot.cells().iter().any(|&(x, y)| !self.is_free(x, y)) {
             return Verdict::Never(Refusal::Occupied);
         }
@@ -334,30 +372,86 @@ impl Board {
         }
     }
 
+    /// [`Board::verdict`] of an avenue spot in the grid, read from the window of cells around it
+    /// (columns `x - 1 ..= x + 1`, half-rows `y - 1 ..= y + 4`); `None` if that window does
+    /// not fit in the grid. The same tests in the same order as the cell-by-cell path.
+    fn avenue_window_verdict(&self, column: i32, row: i32) -> Option<Verdict> {
+        let (x, y) = (3 * column, 2 * row);
+        let w: [[Cell; 3]; 6] = self.grid.window(x - 1, y - 1)?;
+        if (1..=4).fold(0, |taken, i| taken | w[i][1].piece) != 0 {
+            return Some(Verdict::Never(Refusal::Occupied));
+        }
+        if self.column_full_at(column, row) {
+            return Some(Verdict::Never(Refusal::AvenueFull));
+        }
+        let mut needs = Needs::new();
+        needs.first(w[0][1]);
+        needs.second(w[5][1]);
+        for side in [0, 2] {
+            needs.first(w[1][side]);
+            needs.first(w[2][side]);
+            needs.second(w[3][side]);
+            needs.second(w[4][side]);
+        }
+        Some(match needs.conflict {
+            true => Verdict::Never(Refusal::Conflict),
+            false if !needs.touched_at_least(1) => Verdict::Later(Refusal::Isolated),
+            false => Verdict::Open(needs.need()),
+        })
+    }
+
+    /// [`Board::verdict`] of a street spot in the grid, read from the window of cells around it
+    /// (columns `x - 1 ..= x + 2`, half-rows `s - 1 ..= s + 2`); `None` if that window does not
+    /// fit in the grid. The same tests in the same order as the cell-by-cell path.
+    fn street_window_verdict(&self, gap: i32, s: i32) -> Option<Verdict> {
+        let x = 3 * gap + 1;
+        let w: [[Cell; 4]; 4] = self.grid.window(x - 1, s - 1)?;
+        if (w[1][1].piece | w[1][2].piece | w[2][1].piece | w[2][2].piece) != 0 {
+            return Some(Verdict::Never(Refusal::Occupied));
+        }
+        if (w[0][1].piece | w[3][1].piece) != 0 {
+            return Some(Verdict::Never(Refusal::TouchesStreet));
+        }
+        let mut needs = Needs::new();
+        for row in [1, 2] {
+            needs.first(w[row][0]);
+            needs.second(w[row][3]);
+        }
+        Some(match needs.conflict {
+            true => Verdict::Never(Refusal::Conflict),
+            false if !needs.touched_at_least(2) => Verdict::Later(Refusal::OneAvenue),
+            false => Verdict::Open(needs.need()),
+        })
+    }
+
+    /// Whether `column` holds its seven dominoes and `row` lies beyond them.
+    fn column_full_at(&self, column: i32, row: i32) -> bool {
+        self.columns
+            .get(&column)
+            .is_some_and(|c| c.dominoes >= AVENUE_LIMIT && (row < c.north_row || row + 1 > c.south_row))
+    }
+
     fn avenue_verdict(&self, column: i32, row: i32) -> Verdict {
-        if let Some(c) = self.columns.get(&column)
-            && c.dominoes >= AVENUE_LIMIT
-            && (row < c.north_row || row + 1 > c.south_row)
-        {
+        if self.column_full_at(column, row) {
             return Verdict::Never(Refusal::AvenueFull);
         }
         let x = 3 * column;
         let y = 2 * row;
-        let mut needs = Needs::default();
+        let mut needs = Needs::new();
         // End to end in the column.
-        needs.first(self.pip_at(x, y - 1));
-        needs.second(self.pip_at(x, y + 4));
+        needs.first(self.grid.get(x, y - 1));
+        needs.second(self.grid.get(x, y + 4));
         // Street ends in the gaps on either side, facing the north or the south square.
         for side in [x - 1, x + 1] {
-            needs.first(self.pip_at(side, y));
-            needs.first(self.pip_at(side, y + 1));
-            needs.second(self.pip_at(side, y + 2));
-            needs.second(self.pip_at(side, y + 3));
+            needs.first(self.grid.get(side, y));
+            needs.first(self.grid.get(side, y + 1));
+            needs.second(self.grid.get(side, y + 2));
+            needs.second(self.grid.get(side, y + 3));
         }
         match needs.conflict {
             true => Verdict::Never(Refusal::Conflict),
-            false if needs.touched.is_empty() => Verdict::Later(Refusal::Isolated),
-            false => Verdict::Open(needs.need),
+            false if !needs.touched_at_least(1) => Verdict::Later(Refusal::Isolated),
+            false => Verdict::Open(needs.need()),
         }
     }
 
@@ -368,15 +462,15 @@ impl Board {
         if (s - 1..=s + 2).any(|y| !self.is_free(x, y)) {
             return Verdict::Never(Refusal::TouchesStreet);
         }
-        let mut needs = Needs::default();
+        let mut needs = Needs::new();
         for y in [s, s + 1] {
-            needs.first(self.pip_at(x - 1, y));
-            needs.second(self.pip_at(x + 2, y));
+            needs.first(self.grid.get(x - 1, y));
+            needs.second(self.grid.get(x + 2, y));
         }
         match needs.conflict {
             true => Verdict::Never(Refusal::Conflict),
-            false if needs.touched.len() < 2 => Verdict::Later(Refusal::OneAvenue),
-            false => Verdict::Open(needs.need),
+            false if !needs.touched_at_least(2) => Verdict::Later(Refusal::OneAvenue),
+            false => Verdict::Open(needs.need()),
         }
     }
 
@@ -441,22 +535,43 @@ impl Board {
         let affected = |s: Spot| {
             overlaps(placed, s.depends_on()) || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
         };
-        let mut frontier = std::mem::take(&mut self.frontier);
-        for (spot, verdict) in frontier.iter_mut() {
-            if affected(*spot) {
-                *verdict = self.verdict(*spot);
+        // `near` is in frontier order already (avenues before streets, each by its two numbers),
+        // so one merge walks both lists: it recomputes the verdicts the piece may have changed,
+        // drops the spots that closed and adds the new ones that opened, in order. A binary
+        // search for each of the dozen new spots mispredicted about once a spot.
+        debug_assert!(near.is_sorted());
+        let old = std::mem::take(&mut self.frontier);
+        let mut frontier = std::mem::take(&mut self.spare);
+        frontier.clear();
+        let mut near = near.into_iter().peekable();
+        let offer = |board: &Board, frontier: &mut Vec<(Spot, Verdict)>, spot: Spot| {
+            let verdict = board.verdict(spot);
+            if matches!(verdict, Verdict::Open(_)) {
+                frontier.push((spot, verdict));
             }
-        }
-        frontier.retain(|(_, verdict)| matches!(verdict, Verdict::Open(_)));
-        for spot in near {
-            if let Err(at) = frontier.binary_search_by(|(s, _)| s.cmp(&spot)) {
-                let verdict = self.verdict(spot);
-                if matches!(verdict, Verdict::Open(_)) {
-                    frontier.insert(at, (spot, verdict));
+        };
+        for &(spot, verdict) in &old {
+            while let Some(&new) = near.peek()
+                && new <= spot
+            {
+                near.next();
+                if new != spot {
+                    offer(self, &mut frontier, new);
                 }
             }
+            if affected(spot) {
+                offer(self, &mut frontier, spot);
+            } else {
+                frontier.push((spot, verdict));
+            }
+        }
+        for new in near {
+            offer(self, &mut frontier, new);
         }
         self.frontier = frontier;
+        let mut old = old;
+        old.clear();
+        self.spare = old;
     }
 
     /// Relabels the region the new piece was placed in and returns the points it scored.
@@ -534,30 +649,44 @@ impl Board {
     /// open is cut off, and the search of [`Board::closes`] would find nothing that scores. Most
     /// placements touch the layout in one place, so this spares most previews their search.
     fn may_enclose(&self, placed: (i32, i32, i32, i32)) -> bool {
-        let mut ring = self.ring(placed);
-        let Some(first) = ring.next() else { return false };
-        let (mut runs, mut last) = (0, first);
-        for taken in ring {
-            runs += u32::from(taken && !last);
-            last = taken;
-        }
-        runs += u32::from(first && !last);
-        runs >= 2
+        let (taken, len) = self.ring(placed);
+        // A run starts at each taken cell whose predecessor round the ring is free.
+        let all = u64::MAX >> (64 - len);
+        let before = ((taken << 1) | (taken >> (len - 1))) & all;
+        (taken & !before).count_ones() >= 2
     }
 
     /// Whether every cell of the ring around the rectangle `placed` is taken.
     fn ring_is_taken(&self, placed: (i32, i32, i32, i32)) -> bool {
-        self.ring(placed).all(|taken| taken)
+        let (taken, len) = self.ring(placed);
+        taken == u64::MAX >> (64 - len)
     }
 
-    /// Whether each cell of the ring around the rectangle `placed` (corners included) is taken,
-    /// clockwise from its north-west corner.
-    fn ring(&self, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> impl Iterator<Item = bool> + '_ {
-        let top = (x0 - 1..=x1 + 1).map(move |x| (x, y0 - 1));
-        let right = (y0..=y1).map(move |y| (x1 + 1, y));
-        let bottom = (x0 - 1..=x1 + 1).rev().map(move |x| (x, y1 + 1));
-        let left = (y0..=y1).rev().map(move |y| (x0 - 1, y));
-        top.chain(right).chain(bottom).chain(left).map(|(x, y)| !self.is_free(x, y))
+    /// Which cells of the ring around the rectangle `placed` (corners included) are taken, as bits
+    /// clockwise from its north-west corner, and how many cells the ring has. The rectangle is a
+    /// domino's, so the ring has 12 or 14 cells. One mask, read with shifts, replaced a chain of
+    /// iterators that cost more than the rest of a placement's bookkeeping.
+    fn ring(&self, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> (u64, u32) {
+        let mut taken = 0u64;
+        let mut len = 0u32;
+        let mut visit = |x: i32, y: i32| {
+            taken |= u64::from(!self.is_free(x, y)) << len;
+            len += 1;
+        };
+        for x in x0 - 1..=x1 + 1 {
+            visit(x, y0 - 1);
+        }
+        for y in y0..=y1 {
+            visit(x1 + 1, y);
+        }
+        for x in (x0 - 1..=x1 + 1).rev() {
+            visit(x, y1 + 1);
+        }
+        for y in (y0..=y1).rev() {
+            visit(x0 - 1, y);
+        }
+        debug_assert!((1..=64).contains(&len), "a domino's ring");
+        (taken, len)
     }
 
     fn outside_bounds(&self, x: i32, y: i32) -> bool {
@@ -732,33 +861,61 @@ impl Spot {
     }
 }
 
-/// Collects what one spot's neighbours demand.
-#[derive(Default)]
+/// Collects what one spot's neighbours demand. A spot's verdict is asked for about ten times a
+/// placement, and whether each neighbouring cell is taken, and what it shows, is a coin toss, so
+/// every cell is folded in without a branch: a free cell (piece 0) changes nothing.
 struct Needs {
-    need: Need,
-    touched: arrayvec::ArrayVec<u8, 8>,
+    /// The number each half must show, or [`Needs::ANY`].
+    first: u8,
+    second: u8,
+    /// The grid id of the first piece touched (0 for none yet), and whether another was.
+    touched: u8,
+    touched_two: bool,
     conflict: bool,
 }
 
 impl Needs {
-    fn demand(&mut self, half: fn(&mut Need) -> &mut Option<u8>, neighbour: Option<(u8, u8)>) {
-        let Some((piece, pip)) = neighbour else { return };
-        if !self.touched.contains(&piece) {
-            self.touched.push(piece);
-        }
-        let slot = half(&mut self.need);
-        match *slot {
-            Some(wanted) if wanted != pip => self.conflict = true,
-            _ => *slot = Some(pip),
+    /// No demand on a half yet: above every number a tile shows.
+    const ANY: u8 = u8::MAX;
+
+    fn new() -> Needs {
+        Needs { first: Needs::ANY, second: Needs::ANY, touched: 0, touched_two: false, conflict: false }
+    }
+
+    fn touch(&mut self, cell: Cell) {
+        let taken = cell.piece != 0;
+        self.touched_two |= taken & (self.touched != 0) & (cell.piece != self.touched);
+        self.touched = if self.touched == 0 { cell.piece } else { self.touched };
+    }
+
+    fn demand(slot: &mut u8, conflict: &mut bool, cell: Cell) {
+        let taken = cell.piece != 0;
+        *conflict |= taken & (*slot != Needs::ANY) & (*slot != cell.pip);
+        *slot = if taken & (*slot == Needs::ANY) { cell.pip } else { *slot };
+    }
+
+    fn first(&mut self, cell: Cell) {
+        self.touch(cell);
+        Needs::demand(&mut self.first, &mut self.conflict, cell);
+    }
+
+    fn second(&mut self, cell: Cell) {
+        self.touch(cell);
+        Needs::demand(&mut self.second, &mut self.conflict, cell);
+    }
+
+    /// Whether at least `n` (1 or 2) different pieces were touched.
+    fn touched_at_least(&self, n: u32) -> bool {
+        match n {
+            0 => true,
+            1 => self.touched != 0,
+            _ => self.touched_two,
         }
     }
 
-    fn first(&mut self, neighbour: Option<(u8, u8)>) {
-        self.demand(|need| &mut need.first, neighbour);
-    }
-
-    fn second(&mut self, neighbour: Option<(u8, u8)>) {
-        self.demand(|need| &mut need.second, neighbour);
+    fn need(&self) -> Need {
+        let half = |n: u8| (n != Needs::ANY).then_some(n);
+        Need { first: half(self.first), second: half(self.second) }
     }
 }
 

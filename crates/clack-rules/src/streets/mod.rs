@@ -482,7 +482,7 @@ impl State {
 
     fn check_place(&self, tile: Tile, spot: Spot, first: u8) -> Result<(), IllegalAction> {
         let Some(second) = tile.other(first) else { return Err(IllegalAction::NoSuchHalf { tile, first }) };
-        let need = match self.board.verdict(spot) {
+        let need = match self.board.verdict_now(spot) {
             Verdict::Open(need) => need,
             Verdict::Later(refusal) | Verdict::Never(refusal) => return Err(IllegalAction::Refused { spot, refusal }),
         };
