@@ -1261,7 +1261,8 @@ impl State {
     /// Every tile of the set that could be laid against an open end now (none before the lead).
     /// A seat that draws or passes shows that it holds none of these.
     pub fn fitting_tiles(&self) -> TileSet {
-        self.ends.suits().intersection(SET)
+        let open = self.ends.accepts.iter().fold(0u8, |all, arm| all | arm);
+        (0..7u8).filter(|n| open & (1 << n) != 0).fold(TileSet::EMPTY, |tiles, n| tiles.union(TileSet::suit(n)))
     }
 
     /// This position with `hands` and `boneyard` in place of the seats' hands and the boneyard:
