@@ -412,11 +412,26 @@ impl BotLibrary {
         let mut entrants = Vec::new();
         let mut seated = Vec::new();
         for (i, entrant) in request.entrants.iter().enumerate() {
-            let (summary, version) = self
-                .resolve_playable(&entrant.bot_id, entrant.version.as_deref())
-                .map_err(|e| e.about(&format!("entrants[{i}]")))?;
+            let field = format!("entrants[{i}]");
+            if crate::engines::is_engine(&entrant.bot_id) {
+                let version = entrant.version.as_deref().unwrap_or_default();
+                let level = crate::engines::check(&entrant.bot_id, version).map_err(|e| e.about(&field))?;
+                entrants.push(Entrant {
+                    label: level.seat_name(),
+                    player: Player::Engine(level),
+                    rating: START_RATING,
+                });
+                seated.push(Seated {
+                    player: Sitter::Engine(level),
+                    bot_id: level.seat_name(),
+                    version: clack_engine::VERSION.to_owned(),
+                });
+                continue;
+            }
+            let (summary, version) =
+                self.resolve_playable(&entrant.bot_id, entrant.version.as_deref()).map_err(|e| e.about(&field))?;
             if summary.kind != kind_to_proto(options.kind()) as i32 {
-                return Err(FieldError::new(format!("entrants[{i}]"), "plays the other game").into());
+                return Err(FieldError::new(field, "plays the other game").into());
             }
             let rating = summary.versions.iter().find(|v| v.version == version).map_or(START_RATING, |v| v.rating);
             let bot = self.bot(&summary.bot_id, &version).await?;
@@ -425,7 +440,7 @@ impl BotLibrary {
                 player: Player::Script((*bot).clone()),
                 rating,
             });
-            seated.push(Seated { bot, bot_id: summary.bot_id.clone(), version });
+            seated.push(Seated { player: Sitter::Script(bot), bot_id: summary.bot_id.clone(), version });
         }
         asker.meter.match_games(&asker.identity.who, request.games)?;
         let who = &asker.identity.who;
@@ -451,7 +466,10 @@ impl BotLibrary {
         let standings = played.standings();
         let mut results = Vec::new();
         for (entrant, standing) in seated.iter().zip(&standings) {
-            self.record(&entrant.bot_id, &entrant.version, standing).await?;
+            // An engine keeps no statistics in the library: it is not an uploaded bot.
+            if matches!(entrant.player, Sitter::Script(_)) {
+                self.record(&entrant.bot_id, &entrant.version, standing).await?;
+            }
             results.push(pb::EntrantResult {
                 bot_id: entrant.bot_id.clone(),
                 version: entrant.version.clone(),
@@ -505,10 +523,17 @@ impl BotLibrary {
     }
 }
 
-/// A bot version at a match's table.
+/// Who plays a seat of a match game.
+#[derive(Clone)]
+enum Sitter {
+    Script(Arc<Bot>),
+    Engine(clack_engine::Level),
+}
+
+/// A bot version, or an engine level, at a match's table.
 #[derive(Clone)]
 struct Seated {
-    bot: Arc<Bot>,
+    player: Sitter,
     bot_id: String,
     version: String,
 }
@@ -537,14 +562,25 @@ fn play_out(
         history.extend(new.iter().map(|&(seat, action, points)| Played { seat, action, points }));
         let s = seat.index();
         let sitting = seats.get(s).ok_or_else(|| Error::Internal(format!("no bot at seat {s}")))?;
-        let decision = sitting.bot.decide(engine, limits, log.game(), seat, &history);
-        result.decisions[s] += 1;
-        result.time[s] += decision.elapsed;
         let legal = log.game().legal_actions();
-        let chosen = match decision.choice {
-            Ok(index) => legal.get(index).copied().ok_or(("bad_answer".to_owned(), "no such legal action".to_owned())),
-            Err(fault) => Err((fault.reason.to_owned(), fault.detail)),
+        let (chosen, elapsed) = match &sitting.player {
+            Sitter::Script(bot) => {
+                let decision = bot.decide(engine, limits, log.game(), seat, &history);
+                let chosen = match decision.choice {
+                    Ok(index) => {
+                        legal.get(index).copied().ok_or(("bad_answer".to_owned(), "no such legal action".to_owned()))
+                    }
+                    Err(fault) => Err((fault.reason.to_owned(), fault.detail)),
+                };
+                (chosen, decision.elapsed)
+            }
+            Sitter::Engine(level) => {
+                let (action, elapsed) = crate::engines::decide(log.game().options(), log.steps(), *level, log.seed());
+                (action.map_err(|e| ("error".to_owned(), e.to_string())), elapsed)
+            }
         };
+        result.decisions[s] += 1;
+        result.time[s] += elapsed;
         let action = match chosen {
             Ok(action) => action,
             Err((reason, detail)) => {

@@ -59,7 +59,8 @@ async fn a_match_stores_its_games_and_each_replays_and_verifies() {
         let log = replay.get_log(pb::GetLogRequest { game_id: id.clone() }).await.expect("log").into_inner().events;
         assert_eq!(log.len() as u64, game.sequence);
         let Some(Payload::GameCreated(created)) = &log[0].payload else { panic!("a game starts with GameCreated") };
-        assert_eq!(created.seed, Some(7 + i as u64), "game {i} is dealt from the match's seed plus its number");
+        // Duplicate deals: the two games of one rotation of the seats share a seed.
+        assert_eq!(created.seed, Some(7 + i as u64 / 2), "game {i} is dealt from the match's seed plus its deal");
         assert!(matches!(log.last().and_then(|e| e.payload.as_ref()), Some(Payload::GameEnded(_))));
         let at = pb::GetStateAtRequest { game_id: id.clone(), sequence: game.sequence / 2 };
         let middle = replay.get_state_at(at).await.expect("state at").into_inner().view.expect("view");
@@ -141,5 +142,50 @@ async fn a_refused_match_stores_no_game() {
     let mut games = server.games().await;
     let listed = games.list_games(pb::ListGamesRequest::default()).await.expect("list").into_inner();
     assert!(listed.games.is_empty(), "no game was stored");
+    server.stop().await;
+}
+
+/// Engine players enter matches like bots (`engine:<level>`, no upload), are listed in the
+/// results and in the games' seats, never fault, and keep no statistics in the library; a level
+/// that does not exist is refused, naming the entrant.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_players_enter_matches() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let mut bots = server.bots().await;
+    let upload = pb::UploadBotRequest {
+        name: "greedy".into(),
+        kind: pb::GameKind::Straight as i32,
+        source: source("bots/straight-greedy.rhai"),
+    };
+    bots.upload_bot(upload).await.expect("upload");
+    let entrants = vec![
+        pb::MatchEntrant { bot_id: "engine:fast".into(), version: None },
+        pb::MatchEntrant { bot_id: "greedy".into(), version: None },
+    ];
+    let request = pb::RunMatchRequest {
+        options: Some(straight_options(2, 60)),
+        entrants: entrants.clone(),
+        games: 2,
+        seed: Some(3),
+    };
+    let report = bots.run_match(request).await.expect("match").into_inner();
+    let engine = report.results.iter().find(|r| r.bot_id == "engine:fast").expect("the engine's result");
+    assert_eq!(engine.faults, 0);
+    assert_eq!(engine.version, "1");
+    for game in &report.match_games {
+        let seated: Vec<&str> =
+            game.seats.iter().map(|s| s.bot.as_ref().expect("a bot seat").bot_id.as_str()).collect();
+        assert!(seated.contains(&"engine:fast"), "{seated:?}");
+    }
+    let listed = bots.list_bots(pb::ListBotsRequest::default()).await.expect("list").into_inner();
+    assert_eq!(listed.bots.len(), 1, "the engine is not an uploaded bot");
+
+    let mut wrong = entrants;
+    wrong[0].bot_id = "engine:grandmaster".into();
+    let request = pb::RunMatchRequest { options: Some(straight_options(2, 60)), entrants: wrong, games: 2, seed: None };
+    let refused = bots.run_match(request).await.expect_err("no such level");
+    assert_eq!(refused.code(), Code::NotFound);
+    assert!(refused.message().contains("entrants[0]"), "{}", refused.message());
     server.stop().await;
 }
