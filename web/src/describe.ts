@@ -70,3 +70,10 @@ export function eventText(event: Event, name: (seat: number) => string): string 
       return "?";
   }
 }
+
+/** Clack's own engine players, seated like bots by these ids (either game, no upload). */
+export const ENGINES: [string, string][] = [
+  ["engine:fast", "engine: fast"],
+  ["engine:default", "engine: default"],
+  ["engine:strong", "engine: strong"],
+];

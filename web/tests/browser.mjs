@@ -174,6 +174,15 @@ await step("lobby: create a Straight game against a bot and play it to the end b
   await page.close();
 });
 
+await step("lobby: play a Straight game against the engine, seated from the seat picker", async () => {
+  const page = await open("/");
+  const id = await createFromLobby(page, "1", { target: "30" }, ["", "engine:fast"]);
+  const moves = await playToEnd(page, "table-engine.png");
+  assert.match(await page.locator("body").textContent(), /engine:fast/, "the engine's seat is named on the table");
+  console.log(`     ${moves} moves clicked against engine:fast in game ${id}`);
+  await page.close();
+});
+
 await step("lobby: a turn clock is checked in the form, sent with the game, and shown on the table", async () => {
   const page = await open("/");
   const form = "form[data-testid=create]";

@@ -3,7 +3,7 @@
 // stored and listed with a link to each one's replay, and a game between bots to watch live
 // (CreateGame with every seat a bot, paced so that a person can follow it).
 import { bots, keepOwnerToken, ownerHeaders, why } from "../api";
-import { kindName } from "../describe";
+import { ENGINES, kindName } from "../describe";
 import { fill, h, ready } from "../dom";
 import type { BotSummary, RunMatchResponse } from "../gen/clack/v1/bot_service_pb";
 import { GameKind } from "../gen/clack/v1/types_pb";
@@ -127,7 +127,7 @@ function matchForm(library: BotSummary[], signal: AbortSignal, played: () => Pro
     fill(
       seats,
       ...Array.from({ length: Number(players.value) }, (_, i) => {
-        const sel = h("select", { name: `entrant${i}` }, ...mine.map((b) => h("option", { value: b.botId }, b.name)));
+        const sel = h("select", { name: `entrant${i}` }, ...mine.map((b) => h("option", { value: b.botId }, b.name)), ...ENGINES.map(([id, label]) => h("option", { value: id }, label)));
         sel.selectedIndex = Math.min(i, mine.length - 1);
         return h("label", { class: "field" }, h("span", {}, `Seat ${i}`), sel);
       }),

@@ -2,7 +2,7 @@
 // creates a game with any rule option, a turn clock if wanted, and bots from the library in any
 // seat.
 import { about, bots, games, holdSeat, why } from "../api";
-import { kindName, statusName } from "../describe";
+import { ENGINES, kindName, statusName } from "../describe";
 import { fill, h, ready } from "../dom";
 import type { BotSummary } from "../gen/clack/v1/bot_service_pb";
 import { SeatSpecSchema, type SeatSpec } from "../gen/clack/v1/events_pb";
@@ -181,7 +181,8 @@ function createForm(signal: AbortSignal): HTMLElement {
     fill(
       seatsBox,
       ...Array.from({ length: players() }, (_, i) => {
-        const bot = select(`seat${i}`, [["", i === 0 ? "open (you, if ticked below)" : "open: a person"], ...mine.map((b): [string, string] => [b.botId, `bot: ${b.name}`])], previous[i] ?? (i > 0 && mine.length ? mine[0].botId : ""));
+        const choices: [string, string][] = [["", i === 0 ? "open (you, if ticked below)" : "open: a person"], ...mine.map((b): [string, string] => [b.botId, `bot: ${b.name}`]), ...ENGINES];
+        const bot = select(`seat${i}`, choices, previous[i] ?? (i > 0 && mine.length ? mine[0].botId : ""));
         return field(`Seat ${i}`, bot);
       }),
       library.length === 0 ? h("small", { class: "muted" }, "No bots in the library yet: add some on the ", h("a", { href: "/bots" }, "Bots"), " page.") : null,
