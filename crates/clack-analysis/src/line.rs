@@ -520,8 +520,19 @@ fn fork(r: &mut Reader<'_>) -> Option<pb::Fork> {
         "gameId" => f.game_id = r.owned()?,
         "sequence" => f.sequence = r.uint()?,
         "events" => f.events = r.array(event)?,
+        "redeal" => f.redeal = Some(redeal(r)?),
     )?;
     Some(f)
+}
+
+fn redeal(r: &mut Reader<'_>) -> Option<pb::Redeal> {
+    let mut d = pb::Redeal::default();
+    fields!(r,
+        "seat" => d.seat = r.uint()?,
+        "hands" => d.hands = hands(r)?,
+        "draws" => d.draws = r.array(tile_drawn)?,
+    )?;
+    Some(d)
 }
 
 fn seat_joined(r: &mut Reader<'_>) -> Option<pb::SeatJoined> {
@@ -741,5 +752,21 @@ mod tests {
         };
         assert!(fast(&nested(DEPTH as usize)).is_some());
         assert!(fast(&nested(DEPTH as usize + 1)).is_none());
+    }
+
+    #[test]
+    fn a_re_dealt_fork_is_read_whole() {
+        let tile = |low, high| pb::Tile { low, high };
+        let redeal = pb::Redeal {
+            seat: 1,
+            hands: vec![pb::Hand { seat: 0, tiles: vec![tile(0, 1), tile(2, 5)], count: 2 }],
+            draws: vec![pb::TileDrawn { seat: 0, tile: Some(tile(3, 3)) }],
+        };
+        let fork = pb::Fork { game_id: "g".into(), sequence: 4, events: Vec::new(), redeal: Some(redeal) };
+        let created = pb::GameCreated { fork: Some(fork), ..pb::GameCreated::default() };
+        let event = pb::Event { payload: Some(pb::event::Payload::GameCreated(created)), ..pb::Event::default() };
+        let line = serde_json::to_string(&event).expect("encodes");
+        assert!(line.contains("redeal"), "{line}");
+        assert_eq!(fast(&line), Some(event));
     }
 }

@@ -53,7 +53,7 @@ pub fn hands_to_proto(hands: impl IntoIterator<Item = TileSet>) -> Vec<pb::Hand>
         .collect()
 }
 
-fn tiles_from_proto(tiles: &[pb::Tile], field: &str) -> Result<TileSet, FieldError> {
+pub fn tiles_from_proto(tiles: &[pb::Tile], field: &str) -> Result<TileSet, FieldError> {
     tiles.iter().map(|t| tile_from_proto(Some(t), field)).collect()
 }
 

@@ -165,12 +165,30 @@ impl GameLog {
         seed: u64,
         now: i64,
     ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
+        GameLog::fork_redealt(id, parent, sequence, seats, seed, now, None)
+    }
+
+    /// [`GameLog::fork`], with what one seat could not see re-dealt as `redeal` records (see
+    /// [`crate::redeal`]).
+    pub fn fork_redealt(
+        id: &str,
+        parent: &[pb::Event],
+        sequence: u64,
+        seats: Vec<pb::SeatSpec>,
+        seed: u64,
+        now: i64,
+        redeal: Option<pb::Redeal>,
+    ) -> Result<(GameLog, Vec<pb::Event>), FieldError> {
         let last = parent.len() as u64;
         if sequence == 0 || sequence > last {
             return Err(FieldError::new("sequence", format!("must be from 1 to {last}")));
         }
-        let fork =
-            pb::Fork { game_id: parent[0].game_id.clone(), sequence, events: parent[..sequence as usize].to_vec() };
+        let fork = pb::Fork {
+            game_id: parent[0].game_id.clone(),
+            sequence,
+            events: parent[..sequence as usize].to_vec(),
+            redeal,
+        };
         let start = fork_start(&fork).map_err(|e| FieldError::new("sequence", e))?;
         // A fork keeps its parent's table (clocks, bots' pace) as well as its rules.
         let table = convert::table_from_proto(start.created.options.as_ref())?;
@@ -769,6 +787,14 @@ fn fork_start(fork: &pb::Fork) -> Result<GameLog, String> {
     let over = parent.ended.is_some() || parent.resigned.is_some() || parent.abandoned || parent.game.is_over();
     if over {
         return Err(format!("the game is over after event {}: fork at an earlier event", fork.sequence));
+    }
+    if let Some(redeal) = &fork.redeal {
+        if !parent.expected.is_empty() || !matches!(parent.game.turn(), Turn::Seat { .. }) {
+            return Err(format!("no seat is to move after event {}: re-deal at a seat's turn", fork.sequence));
+        }
+        let (game, steps) = crate::redeal::rebuild(parent.game.options(), &parent.steps, redeal)?;
+        parent.game = game;
+        parent.steps = steps;
     }
     Ok(parent)
 }

@@ -9,8 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use clack_engine::Level;
 use clack_engine::player::{self, Decision};
+use clack_engine::rng::Rng;
+use clack_engine::{InfoSet, Level};
+use clack_log::GameLog;
+use clack_log::convert::FieldError;
 use clack_proto::v1 as pb;
 use clack_rules::game::{Action, Options, Step};
 
@@ -53,6 +56,31 @@ pub fn pin_versions(seats: &mut [pb::SeatSpec]) {
             bot.version = clack_engine::VERSION.to_owned();
         }
     }
+}
+
+/// A re-deal of what `seat` could not see after event `sequence` of `parent` (a finished game's
+/// events): a chance history sampled by the engine from `seed`, uniformly among those that fit
+/// what the seat saw, recorded for the fork's log.
+pub fn redeal(parent: &[pb::Event], sequence: u64, seat: u32, seed: u64) -> Result<pb::Redeal> {
+    let field = |message: String| Error::from(FieldError::new("redeal_for", message));
+    let upto = usize::try_from(sequence).ok().filter(|&n| n >= 1 && n <= parent.len());
+    let upto =
+        upto.ok_or_else(|| Error::from(FieldError::new("sequence", format!("must be from 1 to {}", parent.len()))))?;
+    let unreadable = |e: clack_log::ReplayError| Error::Internal(format!("the parent does not replay: {e}"));
+    let mut log = GameLog::begin(&parent[0]).map_err(unreadable)?;
+    for event in &parent[1..upto] {
+        log.apply(event).map_err(unreadable)?;
+    }
+    if log.to_move().is_none() {
+        return Err(field(format!("no seat is to move after event {sequence}: re-deal at a seat's turn")));
+    }
+    let options = log.game().options();
+    let seat = u8::try_from(seat).ok().filter(|&s| s < log.game().players());
+    let seat = seat.ok_or_else(|| field(format!("no such seat: the game has {} players", log.game().players())))?;
+    let seat = clack_rules::Seat(seat);
+    let mut info = InfoSet::new(options, log.steps(), seat).map_err(|e| field(e.to_string()))?;
+    let history = info.sample_history(log.steps(), &mut Rng::new(seed)).map_err(|e| field(e.to_string()))?;
+    Ok(clack_log::redeal::record(options, &history, seat)?)
 }
 
 /// The engine's move for the seat to move after `steps`, and how long it took to decide.

@@ -272,7 +272,12 @@ impl Hub {
         self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = self.limits.shard.new_game_id();
-        let (log, events) = GameLog::fork(&id, &parent, request.sequence, request.seats, seed, crate::now())?;
+        let redeal = match request.redeal_for {
+            Some(seat) => Some(crate::engines::redeal(&parent, request.sequence, seat, seed)?),
+            None => None,
+        };
+        let (log, events) =
+            GameLog::fork_redealt(&id, &parent, request.sequence, request.seats, seed, crate::now(), redeal)?;
         tracing::info!(game = %id, parent = game_id, sequence = request.sequence, "game forked");
         self.launch(log, events, caller).await
     }

@@ -75,6 +75,10 @@ pub(crate) struct ForkArgs {
     /// The seed of every chance outcome after the fork (default: the server picks one).
     #[arg(long)]
     seed: Option<u64>,
+    /// Re-deal what this seat could not see at the fork point (the other hands and the
+    /// boneyard), sampled from its knowledge and the seed.
+    #[arg(long)]
+    redeal_for: Option<u32>,
 }
 
 #[allow(clippy::print_stdout)] // the command's report
@@ -293,7 +297,13 @@ async fn server_games(server: &str, mut each: impl FnMut(Vec<pb::Event>) -> anyh
 pub(crate) async fn fork(args: &ForkArgs) -> anyhow::Result<()> {
     let seats = args.seats.iter().map(|s| seat_spec(s)).collect::<anyhow::Result<Vec<_>>>()?;
     let mut client = ReplayServiceClient::connect(args.server.clone()).await?;
-    let request = pb::ForkGameRequest { game_id: args.game.clone(), sequence: args.sequence, seats, seed: args.seed };
+    let request = pb::ForkGameRequest {
+        game_id: args.game.clone(),
+        sequence: args.sequence,
+        seats,
+        seed: args.seed,
+        redeal_for: args.redeal_for,
+    };
     let reply = client.fork_game(keyed(request)?).await?.into_inner();
     let game = reply.game.context("the server sent no game")?;
     println!(

@@ -45,7 +45,64 @@ fn fork_of(events: &[pb::Event]) -> &pb::Fork {
 }
 
 fn fork_request(game: &str, sequence: u64, seats: Vec<pb::SeatSpec>) -> pb::ForkGameRequest {
-    pb::ForkGameRequest { game_id: game.into(), sequence, seats, seed: Some(sequence) }
+    pb::ForkGameRequest { game_id: game.into(), sequence, seats, seed: Some(sequence), redeal_for: None }
+}
+
+/// A fork that re-deals what one seat could not see: that seat keeps its hand, the hidden
+/// tiles move, the fork's log records the re-deal, replays and verifies on its own after being
+/// played out by engine seats, and the other seat's copy of the record hides the new hands. A
+/// seat that does not exist, or a fork point where no seat is to move, is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fork_re_dealt_from_one_seat_keeps_its_hand_and_verifies() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut games, mut replay) = (server.games().await, server.replay().await);
+    let engines = || vec![bot_seat("engine:fast", ""), bot_seat("engine:fast", "")];
+    let create =
+        pb::CreateGameRequest { options: Some(support::straight_options(2, 60)), seats: engines(), seed: Some(4) };
+    let parent = games.create_game(create).await.expect("create").into_inner().game_id;
+    wait_finished(&mut games, &parent).await;
+    let parent_log = log(&mut replay, &parent).await;
+    // A point a few moves into the first round where seat 1 is to move.
+    let at = parent_log
+        .iter()
+        .position(|e| matches!(&e.payload, Some(Payload::ActionApplied(a)) if a.seat == 0) && e.sequence > 6)
+        .map(|i| parent_log[i].sequence)
+        .expect("seat 0 acted");
+    let before = pb::GetStateAtRequest { game_id: parent.clone(), sequence: at };
+    let real = replay.get_state_at(before).await.expect("state").into_inner().view.expect("view");
+    let mut moved = 0;
+    for seed in 0..4u64 {
+        let request =
+            pb::ForkGameRequest { seed: Some(seed), redeal_for: Some(1), ..fork_request(&parent, at, engines()) };
+        let fork = replay.fork_game(request).await.expect("fork").into_inner().game.expect("game").game_id;
+        wait_finished(&mut games, &fork).await;
+        let events = log(&mut replay, &fork).await;
+        let redeal = fork_of(&events).redeal.as_ref().expect("the re-deal is recorded");
+        assert_eq!(redeal.seat, 1);
+        let verified = replay.verify(pb::VerifyRequest { game_id: fork.clone() }).await.expect("verify").into_inner();
+        assert!(verified.ok, "the re-dealt fork verifies: {}", verified.detail);
+        let start = pb::GetStateAtRequest { game_id: fork.clone(), sequence: 1 };
+        let view = replay.get_state_at(start).await.expect("state").into_inner().view.expect("view");
+        let hand = |v: &pb::View, seat: u32| v.hands.iter().find(|h| h.seat == seat).map(|h| h.tiles.clone());
+        assert_eq!(hand(&view, 1), hand(&real, 1), "the seat whose view was kept keeps its hand");
+        moved += usize::from(hand(&view, 0) != hand(&real, 0));
+    }
+    assert!(moved > 0, "the hidden tiles moved in at least one of four re-deals");
+
+    let refused = replay
+        .fork_game(pb::ForkGameRequest { redeal_for: Some(5), ..fork_request(&parent, at, engines()) })
+        .await
+        .expect_err("no seat 5");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(refused.message().contains("redeal_for"), "{}", refused.message());
+    let dealt = parent_log.iter().position(|e| matches!(e.payload, Some(Payload::Dealt(_)))).expect("a deal") as u64;
+    let refused = replay
+        .fork_game(pb::ForkGameRequest { redeal_for: Some(0), ..fork_request(&parent, dealt, engines()) })
+        .await
+        .expect_err("before the deal nothing is hidden yet");
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -265,6 +265,13 @@ export declare type Fork = Message<"clack.v1.Fork"> & {
    * @generated from field: repeated clack.v1.Event events = 3;
    */
   events: Event[];
+
+  /**
+   * Set when the fork re-dealt what one seat could not see at the fork point.
+   *
+   * @generated from field: clack.v1.Redeal redeal = 4;
+   */
+  redeal?: Redeal | undefined;
 };
 
 /**
@@ -272,6 +279,43 @@ export declare type Fork = Message<"clack.v1.Fork"> & {
  * Use `create(ForkSchema)` to create a new message.
  */
 export declare const ForkSchema: GenMessage<Fork>;
+
+/**
+ * The tiles of the current deal placed otherwise, from one seat's knowledge: the deal and every
+ * draw since, as a chance history that fits everything that seat saw. Replaying the parent's
+ * actions with these chance outcomes is legal at every step, and leaves the seat's own tiles as
+ * they were; the other hands and the boneyard are what changed.
+ *
+ * @generated from message clack.v1.Redeal
+ */
+export declare type Redeal = Message<"clack.v1.Redeal"> & {
+  /**
+   * The seat whose view was kept.
+   *
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The deal, one hand per seat (redacted like a Dealt event).
+   *
+   * @generated from field: repeated clack.v1.Hand hands = 2;
+   */
+  hands: Hand[];
+
+  /**
+   * Every draw since the deal, in order (redacted like TileDrawn events).
+   *
+   * @generated from field: repeated clack.v1.TileDrawn draws = 3;
+   */
+  draws: TileDrawn[];
+};
+
+/**
+ * Describes the message clack.v1.Redeal.
+ * Use `create(RedealSchema)` to create a new message.
+ */
+export declare const RedealSchema: GenMessage<Redeal>;
 
 /**
  * @generated from message clack.v1.SeatJoined

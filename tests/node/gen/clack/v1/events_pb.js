@@ -12,7 +12,7 @@ import { file_clack_v1_types } from "./types_pb.js";
  * Describes the file clack/v1/events.proto.
  */
 export const file_clack_v1_events = /*@__PURE__*/
-  fileDesc("ChVjbGFjay92MS9ldmVudHMucHJvdG8SCGNsYWNrLnYxIuwECgVFdmVudBIPCgdnYW1lX2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEEhMKC3VuaXhfbWlsbGlzGAMgASgDEi0KDGdhbWVfY3JlYXRlZBgKIAEoCzIVLmNsYWNrLnYxLkdhbWVDcmVhdGVkSAASKwoLc2VhdF9qb2luZWQYCyABKAsyFC5jbGFjay52MS5TZWF0Sm9pbmVkSAASKQoKbGVhZF9kcmF3bhgMIAEoCzITLmNsYWNrLnYxLkxlYWREcmF3bkgAEiAKBWRlYWx0GA0gASgLMg8uY2xhY2sudjEuRGVhbHRIABIpCgp0aWxlX2RyYXduGA4gASgLMhMuY2xhY2sudjEuVGlsZURyYXduSAASMQoOYWN0aW9uX2FwcGxpZWQYDyABKAsyFy5jbGFjay52MS5BY3Rpb25BcHBsaWVkSAASKwoLYm90X2ZhdWx0ZWQYECABKAsyFC5jbGFjay52MS5Cb3RGYXVsdGVkSAASKwoLcm91bmRfZW5kZWQYESABKAsyFC5jbGFjay52MS5Sb3VuZEVuZGVkSAASLwoNc2VhdF9yZXNpZ25lZBgSIAEoCzIWLmNsYWNrLnYxLlNlYXRSZXNpZ25lZEgAEikKCmdhbWVfZW5kZWQYEyABKAsyEy5jbGFjay52MS5HYW1lRW5kZWRIABIxCg5nYW1lX2FiYW5kb25lZBgUIAEoCzIXLmNsYWNrLnYxLkdhbWVBYmFuZG9uZWRIABIwCg5zZWF0X3RpbWVkX291dBgVIAEoCzIWLmNsYWNrLnYxLlNlYXRUaW1lZE91dEgAQgkKB3BheWxvYWQiCgoIT3BlblNlYXQiKgoHQm90U2VhdBIOCgZib3RfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoCSJcCghTZWF0U3BlYxIiCgRvcGVuGAEgASgLMhIuY2xhY2sudjEuT3BlblNlYXRIABIgCgNib3QYAiABKAsyES5jbGFjay52MS5Cb3RTZWF0SABCCgoIb2NjdXBhbnQiywEKC0dhbWVDcmVhdGVkEiAKBGtpbmQYASABKA4yEi5jbGFjay52MS5HYW1lS2luZBImCgdvcHRpb25zGAIgASgLMhUuY2xhY2sudjEuR2FtZU9wdGlvbnMSIQoFc2VhdHMYAyADKAsyEi5jbGFjay52MS5TZWF0U3BlYxIRCgRzZWVkGAQgASgESACIAQESFQoNcnVsZXNfdmVyc2lvbhgFIAEoCRIcCgRmb3JrGAYgASgLMg4uY2xhY2sudjEuRm9ya0IHCgVfc2VlZCJKCgRGb3JrEg8KB2dhbWVfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSHwoGZXZlbnRzGAMgAygLMg8uY2xhY2sudjEuRXZlbnQiKAoKU2VhdEpvaW5lZBIMCgRzZWF0GAEgASgNEgwKBG5hbWUYAiABKAkiOgoJTGVhZERyYXduEh0KBXRpbGVzGAEgAygLMg4uY2xhY2sudjEuVGlsZRIOCgZsZWFkZXIYAiABKA0iUwoFRGVhbHQSDQoFcm91bmQYASABKA0SHQoFaGFuZHMYAiADKAsyDi5jbGFjay52MS5IYW5kEhIKBWZpcnN0GAMgASgNSACIAQFCCAoGX2ZpcnN0IjcKCVRpbGVEcmF3bhIMCgRzZWF0GAEgASgNEhwKBHRpbGUYAiABKAsyDi5jbGFjay52MS5UaWxlIk8KDUFjdGlvbkFwcGxpZWQSDAoEc2VhdBgBIAEoDRIgCgZhY3Rpb24YAiABKAsyEC5jbGFjay52MS5BY3Rpb24SDgoGcG9pbnRzGAMgASgNIlsKCkJvdEZhdWx0ZWQSDAoEc2VhdBgBIAEoDRIOCgZib3RfaWQYAiABKAkSDwoHdmVyc2lvbhgDIAEoCRIOCgZyZWFzb24YBCABKAkSDgoGZGV0YWlsGAUgASgJIpsBCgpSb3VuZEVuZGVkEg0KBXJvdW5kGAEgASgNEh8KA2VuZBgCIAEoDjISLmNsYWNrLnYxLlJvdW5kRW5kEhMKBndpbm5lchgDIAEoDUgAiAEBEg4KBnBvaW50cxgEIAEoDRIdCgVoYW5kcxgFIAMoCzIOLmNsYWNrLnYxLkhhbmQSDgoGc2NvcmVzGAYgAygDQgkKB193aW5uZXIiHAoMU2VhdFJlc2lnbmVkEgwKBHNlYXQYASABKA0iRQoMU2VhdFRpbWVkT3V0EgwKBHNlYXQYASABKA0SJwoGcG9saWN5GAIgASgOMhcuY2xhY2sudjEuVGltZW91dFBvbGljeSJuCglHYW1lRW5kZWQSDwoHd2lubmVycxgBIAMoDRIOCgZzY29yZXMYAiADKAMSEQoJcGVuYWx0aWVzGAMgAygDEh0KBWhhbmRzGAQgAygLMg4uY2xhY2sudjEuSGFuZBIOCgZyZWFzb24YBSABKAkiHwoNR2FtZUFiYW5kb25lZBIOCgZyZWFzb24YASABKAkqcAoIUm91bmRFbmQSGQoVUk9VTkRfRU5EX1VOU1BFQ0lGSUVEEAASFAoQUk9VTkRfRU5EX0RPTUlOTxABEhUKEVJPVU5EX0VORF9CTE9DS0VEEAISHAoYUk9VTkRfRU5EX1RBUkdFVF9SRUFDSEVEEANiBnByb3RvMw", [file_clack_v1_types]);
+  fileDesc("ChVjbGFjay92MS9ldmVudHMucHJvdG8SCGNsYWNrLnYxIuwECgVFdmVudBIPCgdnYW1lX2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEEhMKC3VuaXhfbWlsbGlzGAMgASgDEi0KDGdhbWVfY3JlYXRlZBgKIAEoCzIVLmNsYWNrLnYxLkdhbWVDcmVhdGVkSAASKwoLc2VhdF9qb2luZWQYCyABKAsyFC5jbGFjay52MS5TZWF0Sm9pbmVkSAASKQoKbGVhZF9kcmF3bhgMIAEoCzITLmNsYWNrLnYxLkxlYWREcmF3bkgAEiAKBWRlYWx0GA0gASgLMg8uY2xhY2sudjEuRGVhbHRIABIpCgp0aWxlX2RyYXduGA4gASgLMhMuY2xhY2sudjEuVGlsZURyYXduSAASMQoOYWN0aW9uX2FwcGxpZWQYDyABKAsyFy5jbGFjay52MS5BY3Rpb25BcHBsaWVkSAASKwoLYm90X2ZhdWx0ZWQYECABKAsyFC5jbGFjay52MS5Cb3RGYXVsdGVkSAASKwoLcm91bmRfZW5kZWQYESABKAsyFC5jbGFjay52MS5Sb3VuZEVuZGVkSAASLwoNc2VhdF9yZXNpZ25lZBgSIAEoCzIWLmNsYWNrLnYxLlNlYXRSZXNpZ25lZEgAEikKCmdhbWVfZW5kZWQYEyABKAsyEy5jbGFjay52MS5HYW1lRW5kZWRIABIxCg5nYW1lX2FiYW5kb25lZBgUIAEoCzIXLmNsYWNrLnYxLkdhbWVBYmFuZG9uZWRIABIwCg5zZWF0X3RpbWVkX291dBgVIAEoCzIWLmNsYWNrLnYxLlNlYXRUaW1lZE91dEgAQgkKB3BheWxvYWQiCgoIT3BlblNlYXQiKgoHQm90U2VhdBIOCgZib3RfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoCSJcCghTZWF0U3BlYxIiCgRvcGVuGAEgASgLMhIuY2xhY2sudjEuT3BlblNlYXRIABIgCgNib3QYAiABKAsyES5jbGFjay52MS5Cb3RTZWF0SABCCgoIb2NjdXBhbnQiywEKC0dhbWVDcmVhdGVkEiAKBGtpbmQYASABKA4yEi5jbGFjay52MS5HYW1lS2luZBImCgdvcHRpb25zGAIgASgLMhUuY2xhY2sudjEuR2FtZU9wdGlvbnMSIQoFc2VhdHMYAyADKAsyEi5jbGFjay52MS5TZWF0U3BlYxIRCgRzZWVkGAQgASgESACIAQESFQoNcnVsZXNfdmVyc2lvbhgFIAEoCRIcCgRmb3JrGAYgASgLMg4uY2xhY2sudjEuRm9ya0IHCgVfc2VlZCJsCgRGb3JrEg8KB2dhbWVfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSHwoGZXZlbnRzGAMgAygLMg8uY2xhY2sudjEuRXZlbnQSIAoGcmVkZWFsGAQgASgLMhAuY2xhY2sudjEuUmVkZWFsIlkKBlJlZGVhbBIMCgRzZWF0GAEgASgNEh0KBWhhbmRzGAIgAygLMg4uY2xhY2sudjEuSGFuZBIiCgVkcmF3cxgDIAMoCzITLmNsYWNrLnYxLlRpbGVEcmF3biIoCgpTZWF0Sm9pbmVkEgwKBHNlYXQYASABKA0SDAoEbmFtZRgCIAEoCSI6CglMZWFkRHJhd24SHQoFdGlsZXMYASADKAsyDi5jbGFjay52MS5UaWxlEg4KBmxlYWRlchgCIAEoDSJTCgVEZWFsdBINCgVyb3VuZBgBIAEoDRIdCgVoYW5kcxgCIAMoCzIOLmNsYWNrLnYxLkhhbmQSEgoFZmlyc3QYAyABKA1IAIgBAUIICgZfZmlyc3QiNwoJVGlsZURyYXduEgwKBHNlYXQYASABKA0SHAoEdGlsZRgCIAEoCzIOLmNsYWNrLnYxLlRpbGUiTwoNQWN0aW9uQXBwbGllZBIMCgRzZWF0GAEgASgNEiAKBmFjdGlvbhgCIAEoCzIQLmNsYWNrLnYxLkFjdGlvbhIOCgZwb2ludHMYAyABKA0iWwoKQm90RmF1bHRlZBIMCgRzZWF0GAEgASgNEg4KBmJvdF9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEg4KBnJlYXNvbhgEIAEoCRIOCgZkZXRhaWwYBSABKAkimwEKClJvdW5kRW5kZWQSDQoFcm91bmQYASABKA0SHwoDZW5kGAIgASgOMhIuY2xhY2sudjEuUm91bmRFbmQSEwoGd2lubmVyGAMgASgNSACIAQESDgoGcG9pbnRzGAQgASgNEh0KBWhhbmRzGAUgAygLMg4uY2xhY2sudjEuSGFuZBIOCgZzY29yZXMYBiADKANCCQoHX3dpbm5lciIcCgxTZWF0UmVzaWduZWQSDAoEc2VhdBgBIAEoDSJFCgxTZWF0VGltZWRPdXQSDAoEc2VhdBgBIAEoDRInCgZwb2xpY3kYAiABKA4yFy5jbGFjay52MS5UaW1lb3V0UG9saWN5Im4KCUdhbWVFbmRlZBIPCgd3aW5uZXJzGAEgAygNEg4KBnNjb3JlcxgCIAMoAxIRCglwZW5hbHRpZXMYAyADKAMSHQoFaGFuZHMYBCADKAsyDi5jbGFjay52MS5IYW5kEg4KBnJlYXNvbhgFIAEoCSIfCg1HYW1lQWJhbmRvbmVkEg4KBnJlYXNvbhgBIAEoCSpwCghSb3VuZEVuZBIZChVST1VORF9FTkRfVU5TUEVDSUZJRUQQABIUChBST1VORF9FTkRfRE9NSU5PEAESFQoRUk9VTkRfRU5EX0JMT0NLRUQQAhIcChhST1VORF9FTkRfVEFSR0VUX1JFQUNIRUQQA2IGcHJvdG8z", [file_clack_v1_types]);
 
 /**
  * Describes the message clack.v1.Event.
@@ -57,81 +57,88 @@ export const ForkSchema = /*@__PURE__*/
   messageDesc(file_clack_v1_events, 5);
 
 /**
+ * Describes the message clack.v1.Redeal.
+ * Use `create(RedealSchema)` to create a new message.
+ */
+export const RedealSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_events, 6);
+
+/**
  * Describes the message clack.v1.SeatJoined.
  * Use `create(SeatJoinedSchema)` to create a new message.
  */
 export const SeatJoinedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 6);
+  messageDesc(file_clack_v1_events, 7);
 
 /**
  * Describes the message clack.v1.LeadDrawn.
  * Use `create(LeadDrawnSchema)` to create a new message.
  */
 export const LeadDrawnSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 7);
+  messageDesc(file_clack_v1_events, 8);
 
 /**
  * Describes the message clack.v1.Dealt.
  * Use `create(DealtSchema)` to create a new message.
  */
 export const DealtSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 8);
+  messageDesc(file_clack_v1_events, 9);
 
 /**
  * Describes the message clack.v1.TileDrawn.
  * Use `create(TileDrawnSchema)` to create a new message.
  */
 export const TileDrawnSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 9);
+  messageDesc(file_clack_v1_events, 10);
 
 /**
  * Describes the message clack.v1.ActionApplied.
  * Use `create(ActionAppliedSchema)` to create a new message.
  */
 export const ActionAppliedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 10);
+  messageDesc(file_clack_v1_events, 11);
 
 /**
  * Describes the message clack.v1.BotFaulted.
  * Use `create(BotFaultedSchema)` to create a new message.
  */
 export const BotFaultedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 11);
+  messageDesc(file_clack_v1_events, 12);
 
 /**
  * Describes the message clack.v1.RoundEnded.
  * Use `create(RoundEndedSchema)` to create a new message.
  */
 export const RoundEndedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 12);
+  messageDesc(file_clack_v1_events, 13);
 
 /**
  * Describes the message clack.v1.SeatResigned.
  * Use `create(SeatResignedSchema)` to create a new message.
  */
 export const SeatResignedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 13);
+  messageDesc(file_clack_v1_events, 14);
 
 /**
  * Describes the message clack.v1.SeatTimedOut.
  * Use `create(SeatTimedOutSchema)` to create a new message.
  */
 export const SeatTimedOutSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 14);
+  messageDesc(file_clack_v1_events, 15);
 
 /**
  * Describes the message clack.v1.GameEnded.
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 15);
+  messageDesc(file_clack_v1_events, 16);
 
 /**
  * Describes the message clack.v1.GameAbandoned.
  * Use `create(GameAbandonedSchema)` to create a new message.
  */
 export const GameAbandonedSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_events, 16);
+  messageDesc(file_clack_v1_events, 17);
 
 /**
  * Describes the enum clack.v1.RoundEnd.

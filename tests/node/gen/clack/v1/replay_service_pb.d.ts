@@ -194,6 +194,16 @@ export declare type ForkGameRequest = Message<"clack.v1.ForkGameRequest"> & {
    * @generated from field: optional uint64 seed = 4;
    */
   seed?: bigint | undefined;
+
+  /**
+   * Re-deal what this seat could not see at the fork point (the other hands and the boneyard),
+   * sampled from the seed uniformly among the chance histories that fit everything the seat
+   * saw, so the position can be played again from its knowledge with other hidden tiles. The
+   * fork point must have a seat to move. The fork's log records the re-deal and verifies alone.
+   *
+   * @generated from field: optional uint32 redeal_for = 5;
+   */
+  redealFor?: number | undefined;
 };
 
 /**
