@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod play;
 pub mod policy;
 pub mod quota;
+pub mod review;
 pub mod service;
 pub mod shard;
 pub mod view;

@@ -346,6 +346,16 @@ impl ReplayService for ReplayApi {
         let stream = tokio_stream::iter(lines.into_iter().map(|json_line| Ok(pb::ExportResponse { json_line })));
         Ok(Response::new(Box::pin(stream)))
     }
+
+    type ReviewGameStream = EventStream<pb::ReviewGameResponse>;
+
+    async fn review_game(&self, request: Request<pb::ReviewGameRequest>) -> Reply<Self::ReviewGameStream> {
+        self.gate.admit(&request, Action::ReadFinished)?;
+        let id = self.gate.game(&request, &request.get_ref().game_id)?.to_owned();
+        let level = crate::review::level(&request.get_ref().level)?;
+        let replies = crate::review::start(self.hub.clone(), id, level).await?;
+        Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))
+    }
 }
 
 /// Implements `clack.v1.BotService`.

@@ -5,7 +5,7 @@
 // @generated from file clack/v1/replay_service.proto (package clack.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 import type { Event, SeatSpec } from "./events_pb.js";
 import type { CreateGameResponse, View } from "./game_service_pb.js";
@@ -232,6 +232,346 @@ export declare type ForkGameResponse = Message<"clack.v1.ForkGameResponse"> & {
 export declare const ForkGameResponseSchema: GenMessage<ForkGameResponse>;
 
 /**
+ * @generated from message clack.v1.ReviewGameRequest
+ */
+export declare type ReviewGameRequest = Message<"clack.v1.ReviewGameRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The engine level that judges: "fast", "default" (also when empty) or "strong".
+   *
+   * @generated from field: string level = 2;
+   */
+  level: string;
+};
+
+/**
+ * Describes the message clack.v1.ReviewGameRequest.
+ * Use `create(ReviewGameRequestSchema)` to create a new message.
+ */
+export declare const ReviewGameRequestSchema: GenMessage<ReviewGameRequest>;
+
+/**
+ * @generated from message clack.v1.ReviewGameResponse
+ */
+export declare type ReviewGameResponse = Message<"clack.v1.ReviewGameResponse"> & {
+  /**
+   * @generated from oneof clack.v1.ReviewGameResponse.body
+   */
+  body: {
+    /**
+     * @generated from field: clack.v1.ReviewProgress progress = 1;
+     */
+    value: ReviewProgress;
+    case: "progress";
+  } | {
+    /**
+     * @generated from field: clack.v1.GameReview review = 2;
+     */
+    value: GameReview;
+    case: "review";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message clack.v1.ReviewGameResponse.
+ * Use `create(ReviewGameResponseSchema)` to create a new message.
+ */
+export declare const ReviewGameResponseSchema: GenMessage<ReviewGameResponse>;
+
+/**
+ * @generated from message clack.v1.ReviewProgress
+ */
+export declare type ReviewProgress = Message<"clack.v1.ReviewProgress"> & {
+  /**
+   * Steps of the game (actions and chance outcomes) judged so far, of `steps`.
+   *
+   * @generated from field: uint32 done = 1;
+   */
+  done: number;
+
+  /**
+   * @generated from field: uint32 steps = 2;
+   */
+  steps: number;
+};
+
+/**
+ * Describes the message clack.v1.ReviewProgress.
+ * Use `create(ReviewProgressSchema)` to create a new message.
+ */
+export declare const ReviewProgressSchema: GenMessage<ReviewProgress>;
+
+/**
+ * A mean with its standard error.
+ *
+ * @generated from message clack.v1.Estimate
+ */
+export declare type Estimate = Message<"clack.v1.Estimate"> & {
+  /**
+   * @generated from field: double mean = 1;
+   */
+  mean: number;
+
+  /**
+   * @generated from field: double stderr = 2;
+   */
+  stderr: number;
+};
+
+/**
+ * Describes the message clack.v1.Estimate.
+ * Use `create(EstimateSchema)` to create a new message.
+ */
+export declare const EstimateSchema: GenMessage<Estimate>;
+
+/**
+ * @generated from message clack.v1.GameReview
+ */
+export declare type GameReview = Message<"clack.v1.GameReview"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The level that judged, and the engine's version.
+   *
+   * @generated from field: string level = 2;
+   */
+  level: string;
+
+  /**
+   * @generated from field: string engine_version = 3;
+   */
+  engineVersion: string;
+
+  /**
+   * @generated from field: repeated clack.v1.DecisionReview decisions = 4;
+   */
+  decisions: DecisionReview[];
+
+  /**
+   * @generated from field: repeated clack.v1.ChanceReview chances = 5;
+   */
+  chances: ChanceReview[];
+
+  /**
+   * @generated from field: repeated clack.v1.SeatReview seats = 6;
+   */
+  seats: SeatReview[];
+};
+
+/**
+ * Describes the message clack.v1.GameReview.
+ * Use `create(GameReviewSchema)` to create a new message.
+ */
+export declare const GameReviewSchema: GenMessage<GameReview>;
+
+/**
+ * One decision with more than one legal action. Values are points of margin for the mover's
+ * side (Straight Dominoes: to the end of the round; Streets and Avenues: final score margin).
+ *
+ * @generated from message clack.v1.DecisionReview
+ */
+export declare type DecisionReview = Message<"clack.v1.DecisionReview"> & {
+  /**
+   * The ActionApplied event of the decision; 0 for a decision inherited from a fork's parent.
+   *
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: uint32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * Actions in the text notation.
+   *
+   * @generated from field: string played = 3;
+   */
+  played: string;
+
+  /**
+   * @generated from field: string best = 4;
+   */
+  best: string;
+
+  /**
+   * @generated from field: clack.v1.Estimate best_value = 5;
+   */
+  bestValue?: Estimate | undefined;
+
+  /**
+   * @generated from field: clack.v1.Estimate played_value = 6;
+   */
+  playedValue?: Estimate | undefined;
+
+  /**
+   * The best value less the played one's, measured on the same sampled worlds.
+   *
+   * @generated from field: clack.v1.Estimate loss = 7;
+   */
+  loss?: Estimate | undefined;
+
+  /**
+   * The same in probability of winning the game.
+   *
+   * @generated from field: clack.v1.Estimate win_loss = 8;
+   */
+  winLoss?: Estimate | undefined;
+
+  /**
+   * The engine's probability of winning the game for the mover before the move.
+   *
+   * @generated from field: clack.v1.Estimate win = 9;
+   */
+  win?: Estimate | undefined;
+
+  /**
+   * @generated from field: clack.v1.MoveLabel label = 10;
+   */
+  label: MoveLabel;
+
+  /**
+   * Legal actions at the decision.
+   *
+   * @generated from field: uint32 choices = 11;
+   */
+  choices: number;
+};
+
+/**
+ * Describes the message clack.v1.DecisionReview.
+ * Use `create(DecisionReviewSchema)` to create a new message.
+ */
+export declare const DecisionReviewSchema: GenMessage<DecisionReview>;
+
+/**
+ * The luck of one chance event for one seat: its expected margin just after less just before.
+ *
+ * @generated from message clack.v1.ChanceReview
+ */
+export declare type ChanceReview = Message<"clack.v1.ChanceReview"> & {
+  /**
+   * The Dealt or TileDrawn event; 0 for one inherited from a fork's parent.
+   *
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: uint32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * "deal" or "draw".
+   *
+   * @generated from field: string kind = 3;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: clack.v1.Estimate luck = 4;
+   */
+  luck?: Estimate | undefined;
+};
+
+/**
+ * Describes the message clack.v1.ChanceReview.
+ * Use `create(ChanceReviewSchema)` to create a new message.
+ */
+export declare const ChanceReviewSchema: GenMessage<ChanceReview>;
+
+/**
+ * @generated from message clack.v1.SeatReview
+ */
+export declare type SeatReview = Message<"clack.v1.SeatReview"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: uint32 decisions = 2;
+   */
+  decisions: number;
+
+  /**
+   * Points of margin lost by play, and won (negative: lost) by luck, summed.
+   *
+   * @generated from field: clack.v1.Estimate loss = 3;
+   */
+  loss?: Estimate | undefined;
+
+  /**
+   * @generated from field: clack.v1.Estimate luck = 4;
+   */
+  luck?: Estimate | undefined;
+
+  /**
+   * Decisions per label: best, good, inaccuracy, mistake, blunder.
+   *
+   * @generated from field: repeated uint32 labels = 5;
+   */
+  labels: number[];
+};
+
+/**
+ * Describes the message clack.v1.SeatReview.
+ * Use `create(SeatReviewSchema)` to create a new message.
+ */
+export declare const SeatReviewSchema: GenMessage<SeatReview>;
+
+/**
+ * How bad a decision was; docs/engine.md gives the thresholds.
+ *
+ * @generated from enum clack.v1.MoveLabel
+ */
+export enum MoveLabel {
+  /**
+   * @generated from enum value: MOVE_LABEL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: MOVE_LABEL_BEST = 1;
+   */
+  BEST = 1,
+
+  /**
+   * @generated from enum value: MOVE_LABEL_GOOD = 2;
+   */
+  GOOD = 2,
+
+  /**
+   * @generated from enum value: MOVE_LABEL_INACCURACY = 3;
+   */
+  INACCURACY = 3,
+
+  /**
+   * @generated from enum value: MOVE_LABEL_MISTAKE = 4;
+   */
+  MISTAKE = 4,
+
+  /**
+   * @generated from enum value: MOVE_LABEL_BLUNDER = 5;
+   */
+  BLUNDER = 5,
+}
+
+/**
+ * Describes the enum clack.v1.MoveLabel.
+ */
+export declare const MoveLabelSchema: GenEnum<MoveLabel>;
+
+/**
  * @generated from service clack.v1.ReplayService
  */
 export declare const ReplayService: GenService<{
@@ -285,6 +625,19 @@ export declare const ReplayService: GenService<{
     methodKind: "unary";
     input: typeof ForkGameRequestSchema;
     output: typeof ForkGameResponseSchema;
+  },
+  /**
+   * The engine's review of a finished game: progress while it is made, then the review (every
+   * decision judged against the engine's best, every deal and draw weighed, per seat the points
+   * lost by play and won by luck). A review is kept once made: asking again at the same level
+   * sends it at once.
+   *
+   * @generated from rpc clack.v1.ReplayService.ReviewGame
+   */
+  reviewGame: {
+    methodKind: "server_streaming";
+    input: typeof ReviewGameRequestSchema;
+    output: typeof ReviewGameResponseSchema;
   },
 }>;
 

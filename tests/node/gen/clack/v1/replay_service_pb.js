@@ -5,7 +5,7 @@
 // @generated from file clack/v1/replay_service.proto (package clack.v1, syntax proto3)
 /* eslint-disable */
 
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc, tsEnum } from "@bufbuild/protobuf/codegenv2";
 import { file_clack_v1_events } from "./events_pb.js";
 import { file_clack_v1_game_service } from "./game_service_pb.js";
 
@@ -13,7 +13,7 @@ import { file_clack_v1_game_service } from "./game_service_pb.js";
  * Describes the file clack/v1/replay_service.proto.
  */
 export const file_clack_v1_replay_service = /*@__PURE__*/
-  fileDesc("Ch1jbGFjay92MS9yZXBsYXlfc2VydmljZS5wcm90bxIIY2xhY2sudjEiIAoNR2V0TG9nUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIjEKDkdldExvZ1Jlc3BvbnNlEh8KBmV2ZW50cxgBIAMoCzIPLmNsYWNrLnYxLkV2ZW50IjYKEUdldFN0YXRlQXRSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQiMgoSR2V0U3RhdGVBdFJlc3BvbnNlEhwKBHZpZXcYASABKAsyDi5jbGFjay52MS5WaWV3IiAKDVZlcmlmeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSI8Cg5WZXJpZnlSZXNwb25zZRIKCgJvaxgBIAEoCBIOCgZldmVudHMYAiABKAQSDgoGZGV0YWlsGAMgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIjCg5FeHBvcnRSZXNwb25zZRIRCglqc29uX2xpbmUYASABKAkimwEKD0ZvcmtHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEEiEKBXNlYXRzGAMgAygLMhIuY2xhY2sudjEuU2VhdFNwZWMSEQoEc2VlZBgEIAEoBEgAiAEBEhcKCnJlZGVhbF9mb3IYBSABKA1IAYgBAUIHCgVfc2VlZEINCgtfcmVkZWFsX2ZvciI+ChBGb3JrR2FtZVJlc3BvbnNlEioKBGdhbWUYASABKAsyHC5jbGFjay52MS5DcmVhdGVHYW1lUmVzcG9uc2Uy1AIKDVJlcGxheVNlcnZpY2USOwoGR2V0TG9nEhcuY2xhY2sudjEuR2V0TG9nUmVxdWVzdBoYLmNsYWNrLnYxLkdldExvZ1Jlc3BvbnNlEkcKCkdldFN0YXRlQXQSGy5jbGFjay52MS5HZXRTdGF0ZUF0UmVxdWVzdBocLmNsYWNrLnYxLkdldFN0YXRlQXRSZXNwb25zZRI7CgZWZXJpZnkSFy5jbGFjay52MS5WZXJpZnlSZXF1ZXN0GhguY2xhY2sudjEuVmVyaWZ5UmVzcG9uc2USPQoGRXhwb3J0EhcuY2xhY2sudjEuRXhwb3J0UmVxdWVzdBoYLmNsYWNrLnYxLkV4cG9ydFJlc3BvbnNlMAESQQoIRm9ya0dhbWUSGS5jbGFjay52MS5Gb3JrR2FtZVJlcXVlc3QaGi5jbGFjay52MS5Gb3JrR2FtZVJlc3BvbnNlYgZwcm90bzM", [file_clack_v1_events, file_clack_v1_game_service]);
+  fileDesc("Ch1jbGFjay92MS9yZXBsYXlfc2VydmljZS5wcm90bxIIY2xhY2sudjEiIAoNR2V0TG9nUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIjEKDkdldExvZ1Jlc3BvbnNlEh8KBmV2ZW50cxgBIAMoCzIPLmNsYWNrLnYxLkV2ZW50IjYKEUdldFN0YXRlQXRSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQiMgoSR2V0U3RhdGVBdFJlc3BvbnNlEhwKBHZpZXcYASABKAsyDi5jbGFjay52MS5WaWV3IiAKDVZlcmlmeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSI8Cg5WZXJpZnlSZXNwb25zZRIKCgJvaxgBIAEoCBIOCgZldmVudHMYAiABKAQSDgoGZGV0YWlsGAMgASgJIiAKDUV4cG9ydFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIjCg5FeHBvcnRSZXNwb25zZRIRCglqc29uX2xpbmUYASABKAkimwEKD0ZvcmtHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEEiEKBXNlYXRzGAMgAygLMhIuY2xhY2sudjEuU2VhdFNwZWMSEQoEc2VlZBgEIAEoBEgAiAEBEhcKCnJlZGVhbF9mb3IYBSABKA1IAYgBAUIHCgVfc2VlZEINCgtfcmVkZWFsX2ZvciI+ChBGb3JrR2FtZVJlc3BvbnNlEioKBGdhbWUYASABKAsyHC5jbGFjay52MS5DcmVhdGVHYW1lUmVzcG9uc2UiMwoRUmV2aWV3R2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRINCgVsZXZlbBgCIAEoCSJyChJSZXZpZXdHYW1lUmVzcG9uc2USLAoIcHJvZ3Jlc3MYASABKAsyGC5jbGFjay52MS5SZXZpZXdQcm9ncmVzc0gAEiYKBnJldmlldxgCIAEoCzIULmNsYWNrLnYxLkdhbWVSZXZpZXdIAEIGCgRib2R5Ii0KDlJldmlld1Byb2dyZXNzEgwKBGRvbmUYASABKA0SDQoFc3RlcHMYAiABKA0iKAoIRXN0aW1hdGUSDAoEbWVhbhgBIAEoARIOCgZzdGRlcnIYAiABKAEivwEKCkdhbWVSZXZpZXcSDwoHZ2FtZV9pZBgBIAEoCRINCgVsZXZlbBgCIAEoCRIWCg5lbmdpbmVfdmVyc2lvbhgDIAEoCRIrCglkZWNpc2lvbnMYBCADKAsyGC5jbGFjay52MS5EZWNpc2lvblJldmlldxInCgdjaGFuY2VzGAUgAygLMhYuY2xhY2sudjEuQ2hhbmNlUmV2aWV3EiMKBXNlYXRzGAYgAygLMhQuY2xhY2sudjEuU2VhdFJldmlldyK+AgoORGVjaXNpb25SZXZpZXcSEAoIc2VxdWVuY2UYASABKAQSDAoEc2VhdBgCIAEoDRIOCgZwbGF5ZWQYAyABKAkSDAoEYmVzdBgEIAEoCRImCgpiZXN0X3ZhbHVlGAUgASgLMhIuY2xhY2sudjEuRXN0aW1hdGUSKAoMcGxheWVkX3ZhbHVlGAYgASgLMhIuY2xhY2sudjEuRXN0aW1hdGUSIAoEbG9zcxgHIAEoCzISLmNsYWNrLnYxLkVzdGltYXRlEiQKCHdpbl9sb3NzGAggASgLMhIuY2xhY2sudjEuRXN0aW1hdGUSHwoDd2luGAkgASgLMhIuY2xhY2sudjEuRXN0aW1hdGUSIgoFbGFiZWwYCiABKA4yEy5jbGFjay52MS5Nb3ZlTGFiZWwSDwoHY2hvaWNlcxgLIAEoDSJeCgxDaGFuY2VSZXZpZXcSEAoIc2VxdWVuY2UYASABKAQSDAoEc2VhdBgCIAEoDRIMCgRraW5kGAMgASgJEiAKBGx1Y2sYBCABKAsyEi5jbGFjay52MS5Fc3RpbWF0ZSKBAQoKU2VhdFJldmlldxIMCgRzZWF0GAEgASgNEhEKCWRlY2lzaW9ucxgCIAEoDRIgCgRsb3NzGAMgASgLMhIuY2xhY2sudjEuRXN0aW1hdGUSIAoEbHVjaxgEIAEoCzISLmNsYWNrLnYxLkVzdGltYXRlEg4KBmxhYmVscxgFIAMoDSqcAQoJTW92ZUxhYmVsEhoKFk1PVkVfTEFCRUxfVU5TUEVDSUZJRUQQABITCg9NT1ZFX0xBQkVMX0JFU1QQARITCg9NT1ZFX0xBQkVMX0dPT0QQAhIZChVNT1ZFX0xBQkVMX0lOQUNDVVJBQ1kQAxIWChJNT1ZFX0xBQkVMX01JU1RBS0UQBBIWChJNT1ZFX0xBQkVMX0JMVU5ERVIQBTKfAwoNUmVwbGF5U2VydmljZRI7CgZHZXRMb2cSFy5jbGFjay52MS5HZXRMb2dSZXF1ZXN0GhguY2xhY2sudjEuR2V0TG9nUmVzcG9uc2USRwoKR2V0U3RhdGVBdBIbLmNsYWNrLnYxLkdldFN0YXRlQXRSZXF1ZXN0GhwuY2xhY2sudjEuR2V0U3RhdGVBdFJlc3BvbnNlEjsKBlZlcmlmeRIXLmNsYWNrLnYxLlZlcmlmeVJlcXVlc3QaGC5jbGFjay52MS5WZXJpZnlSZXNwb25zZRI9CgZFeHBvcnQSFy5jbGFjay52MS5FeHBvcnRSZXF1ZXN0GhguY2xhY2sudjEuRXhwb3J0UmVzcG9uc2UwARJBCghGb3JrR2FtZRIZLmNsYWNrLnYxLkZvcmtHYW1lUmVxdWVzdBoaLmNsYWNrLnYxLkZvcmtHYW1lUmVzcG9uc2USSQoKUmV2aWV3R2FtZRIbLmNsYWNrLnYxLlJldmlld0dhbWVSZXF1ZXN0GhwuY2xhY2sudjEuUmV2aWV3R2FtZVJlc3BvbnNlMAFiBnByb3RvMw", [file_clack_v1_events, file_clack_v1_game_service]);
 
 /**
  * Describes the message clack.v1.GetLogRequest.
@@ -84,6 +84,76 @@ export const ForkGameRequestSchema = /*@__PURE__*/
  */
 export const ForkGameResponseSchema = /*@__PURE__*/
   messageDesc(file_clack_v1_replay_service, 9);
+
+/**
+ * Describes the message clack.v1.ReviewGameRequest.
+ * Use `create(ReviewGameRequestSchema)` to create a new message.
+ */
+export const ReviewGameRequestSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 10);
+
+/**
+ * Describes the message clack.v1.ReviewGameResponse.
+ * Use `create(ReviewGameResponseSchema)` to create a new message.
+ */
+export const ReviewGameResponseSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 11);
+
+/**
+ * Describes the message clack.v1.ReviewProgress.
+ * Use `create(ReviewProgressSchema)` to create a new message.
+ */
+export const ReviewProgressSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 12);
+
+/**
+ * Describes the message clack.v1.Estimate.
+ * Use `create(EstimateSchema)` to create a new message.
+ */
+export const EstimateSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 13);
+
+/**
+ * Describes the message clack.v1.GameReview.
+ * Use `create(GameReviewSchema)` to create a new message.
+ */
+export const GameReviewSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 14);
+
+/**
+ * Describes the message clack.v1.DecisionReview.
+ * Use `create(DecisionReviewSchema)` to create a new message.
+ */
+export const DecisionReviewSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 15);
+
+/**
+ * Describes the message clack.v1.ChanceReview.
+ * Use `create(ChanceReviewSchema)` to create a new message.
+ */
+export const ChanceReviewSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 16);
+
+/**
+ * Describes the message clack.v1.SeatReview.
+ * Use `create(SeatReviewSchema)` to create a new message.
+ */
+export const SeatReviewSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_replay_service, 17);
+
+/**
+ * Describes the enum clack.v1.MoveLabel.
+ */
+export const MoveLabelSchema = /*@__PURE__*/
+  enumDesc(file_clack_v1_replay_service, 0);
+
+/**
+ * How bad a decision was; docs/engine.md gives the thresholds.
+ *
+ * @generated from enum clack.v1.MoveLabel
+ */
+export const MoveLabel = /*@__PURE__*/
+  tsEnum(MoveLabelSchema);
 
 /**
  * @generated from service clack.v1.ReplayService

@@ -1,0 +1,173 @@
+//! Reviews of finished games by the engine (`ReplayService.ReviewGame`).
+//!
+//! A review replays the game's whole log and evaluates every decision and chance event, which
+//! takes a second or more of one core: it runs on a blocking thread, one review at a time, and
+//! streams its progress as it goes. Once made it is kept in the store under
+//! `review/{game}/{level}` (a game's log never changes after its end, so neither does its
+//! review), and asking again sends the kept one at once. Who may ask is who may read a finished
+//! game's log.
+
+use std::sync::Arc;
+
+use clack_engine::Level;
+use clack_engine::review::{ChanceKind, Label, Review};
+use clack_log::GameLog;
+use clack_log::convert::FieldError;
+use clack_proto::v1 as pb;
+use clack_proto::v1::event::Payload;
+use prost::Message;
+use tokio::sync::{Semaphore, mpsc};
+use tonic::Status;
+
+use crate::error::{Error, Result};
+use crate::hub::Hub;
+
+/// Reviews made at once: each keeps a core busy for its whole length.
+static RUNNING: Semaphore = Semaphore::const_new(1);
+
+/// Progress is sent after this many steps (and after the last).
+const PROGRESS_EVERY: usize = 16;
+
+pub type Replies = mpsc::Receiver<std::result::Result<pb::ReviewGameResponse, Status>>;
+
+/// The level a request names; empty is the default.
+pub fn level(text: &str) -> Result<Level> {
+    if text.is_empty() {
+        return Ok(Level::Default);
+    }
+    text.parse().map_err(|e: clack_engine::player::ParseLevelError| FieldError::new("level", e.to_string()).into())
+}
+
+fn key(game_id: &str, level: Level) -> String {
+    format!("review/{game_id}/{}", level.name())
+}
+
+/// Starts the review of finished game `game_id` at `level`: the kept review if there is one,
+/// else progress and then the review as it is made.
+pub async fn start(hub: Arc<Hub>, game_id: String, level: Level) -> Result<Replies> {
+    let (sender, replies) = mpsc::channel(8);
+    let kept = hub.store().get(&key(&game_id, level)).await?;
+    if let Some(review) = kept.and_then(|bytes| pb::GameReview::decode(bytes.as_slice()).ok()) {
+        let _ = sender.send(Ok(reply(pb::review_game_response::Body::Review(review)))).await;
+        return Ok(replies);
+    }
+    let events = hub.full_log(&game_id).await?;
+    let log = GameLog::replay(&events).map_err(|error| Error::DataLoss { game: game_id.clone(), error })?;
+    let sequences = step_sequences(&events, log.steps().len());
+    tokio::spawn(async move {
+        let Ok(_turn) = RUNNING.acquire().await else { return };
+        let progress = sender.clone();
+        let (options, steps, seed) = (log.game().options(), log.steps().to_vec(), log.seed());
+        let made = tokio::task::spawn_blocking(move || {
+            clack_engine::review(options, &steps, level, seed, |done, total| {
+                if done % PROGRESS_EVERY == 0 || done == total {
+                    let body = pb::review_game_response::Body::Progress(pb::ReviewProgress {
+                        done: done as u32,
+                        steps: total as u32,
+                    });
+                    let _ = progress.blocking_send(Ok(reply(body)));
+                }
+            })
+        })
+        .await;
+        let answer = match made {
+            Ok(Ok(review)) => {
+                let review = to_proto(&game_id, &review, &sequences);
+                if let Err(e) = hub.store().put(&key(&game_id, level), review.encode_to_vec()).await {
+                    tracing::warn!(game = %game_id, error = %e, "a review could not be kept");
+                }
+                tracing::info!(game = %game_id, level = level.name(), "game reviewed");
+                Ok(reply(pb::review_game_response::Body::Review(review)))
+            }
+            Ok(Err(e)) => Err(Status::from(Error::Internal(format!("the review failed: {e}")))),
+            Err(e) => Err(Status::from(Error::Internal(format!("the review stopped: {e}")))),
+        };
+        let _ = sender.send(answer).await;
+    });
+    Ok(replies)
+}
+
+fn reply(body: pb::review_game_response::Body) -> pb::ReviewGameResponse {
+    pb::ReviewGameResponse { body: Some(body) }
+}
+
+/// The sequence of the event each step of the game came from; 0 for the steps a fork inherited
+/// from its parent (they come first).
+fn step_sequences(events: &[pb::Event], steps: usize) -> Vec<u64> {
+    let own: Vec<u64> = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.payload,
+                Some(Payload::ActionApplied(_) | Payload::LeadDrawn(_) | Payload::Dealt(_) | Payload::TileDrawn(_))
+            )
+        })
+        .map(|e| e.sequence)
+        .collect();
+    let inherited = steps.saturating_sub(own.len());
+    std::iter::repeat_n(0, inherited).chain(own).collect()
+}
+
+fn estimate(e: clack_engine::Estimate) -> Option<pb::Estimate> {
+    Some(pb::Estimate { mean: e.mean, stderr: e.stderr })
+}
+
+fn label(label: Label) -> pb::MoveLabel {
+    match label {
+        Label::Best => pb::MoveLabel::Best,
+        Label::Good => pb::MoveLabel::Good,
+        Label::Inaccuracy => pb::MoveLabel::Inaccuracy,
+        Label::Mistake => pb::MoveLabel::Mistake,
+        Label::Blunder => pb::MoveLabel::Blunder,
+    }
+}
+
+fn to_proto(game_id: &str, review: &Review, sequences: &[u64]) -> pb::GameReview {
+    let sequence = |step: usize| sequences.get(step).copied().unwrap_or_default();
+    pb::GameReview {
+        game_id: game_id.to_owned(),
+        level: review.level.name().to_owned(),
+        engine_version: clack_engine::VERSION.to_owned(),
+        decisions: review
+            .decisions
+            .iter()
+            .map(|d| pb::DecisionReview {
+                sequence: sequence(d.step),
+                seat: u32::from(d.seat.0),
+                played: d.played.to_string(),
+                best: d.best.to_string(),
+                best_value: estimate(d.best_value),
+                played_value: estimate(d.played_value),
+                loss: estimate(d.loss),
+                win_loss: estimate(d.win_loss),
+                win: estimate(d.win),
+                label: label(d.label) as i32,
+                choices: d.choices as u32,
+            })
+            .collect(),
+        chances: review
+            .chances
+            .iter()
+            .map(|c| pb::ChanceReview {
+                sequence: sequence(c.step),
+                seat: u32::from(c.seat.0),
+                kind: match c.kind {
+                    ChanceKind::Deal => "deal".into(),
+                    ChanceKind::Draw => "draw".into(),
+                },
+                luck: estimate(c.luck),
+            })
+            .collect(),
+        seats: review
+            .seats
+            .iter()
+            .map(|s| pb::SeatReview {
+                seat: u32::from(s.seat.0),
+                decisions: s.decisions,
+                loss: estimate(s.loss),
+                luck: estimate(s.luck),
+                labels: s.labels.to_vec(),
+            })
+            .collect(),
+    }
+}
