@@ -6,7 +6,7 @@
 //! replays every unfinished game from the store and starts its task again.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use clack_log::{GameLog, Status, Viewer, json};
 use clack_proto::v1 as pb;
@@ -64,8 +64,15 @@ struct Live {
     quota_key: Option<String>,
 }
 
+/// The prefix of the store's markers of reviewed games.
+const REVIEWED: &str = "reviewed/";
+
 pub struct Hub {
     store: Durable,
+    /// The levels at which each reviewed game has a kept review, loaded at start from the
+    /// store's small `reviewed/{game}` markers (the reviews themselves are read only when
+    /// asked for).
+    reviewed: RwLock<HashMap<String, Vec<String>>>,
     live: Mutex<HashMap<String, Live>>,
     bots: Option<Arc<dyn BotHost>>,
     limits: Limits,
@@ -87,7 +94,25 @@ impl Hub {
     pub async fn open(store: Durable, bots: Option<Arc<dyn BotHost>>, limits: Limits) -> Result<Arc<Hub>> {
         let access = Access::open(store.clone(), limits.mode).await?;
         let meter = Arc::new(Meter::new(limits.quotas));
-        let hub = Arc::new(Hub { store, live: Mutex::new(HashMap::new()), bots, limits, access, meter });
+        let reviewed = store
+            .scan(REVIEWED)
+            .await?
+            .into_iter()
+            .map(|(key, levels)| {
+                let game = key.strip_prefix(REVIEWED).unwrap_or(&key).to_owned();
+                let levels = String::from_utf8_lossy(&levels).split(',').map(str::to_owned).collect();
+                (game, levels)
+            })
+            .collect();
+        let hub = Arc::new(Hub {
+            store,
+            reviewed: RwLock::new(reviewed),
+            live: Mutex::new(HashMap::new()),
+            bots,
+            limits,
+            access,
+            meter,
+        });
         let (mut restored, mut damaged) = (0, 0);
         for game_id in hub.unfinished().await? {
             // A game whose log does not read back stays out of play and answers DATA_LOSS;
@@ -490,9 +515,29 @@ impl Hub {
             ),
         };
         let limit = if request.page_size == 0 { 20 } else { request.page_size as usize };
-        let page = self.store.list(clack_store::ListQuery { kind, status, after, limit }).await?;
+        let mut page = self.store.list(clack_store::ListQuery { kind, status, after, limit }).await?;
         let next_page_token = page.next.map(|c| c.to_token(kind, status)).unwrap_or_default();
+        {
+            let reviewed = self.reviewed.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+            for game in &mut page.games {
+                game.reviewed = reviewed.get(&game.game_id).cloned().unwrap_or_default();
+            }
+        }
         Ok(pb::ListGamesResponse { games: page.games, next_page_token })
+    }
+
+    /// Notes that `game_id` has a kept review at `level`, for listings, here and in the store.
+    pub async fn mark_reviewed(&self, game_id: &str, level: &str) -> Result<()> {
+        let levels = {
+            let mut reviewed = self.reviewed.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let levels = reviewed.entry(game_id.to_owned()).or_default();
+            if !levels.iter().any(|l| l == level) {
+                levels.push(level.to_owned());
+            }
+            levels.join(",")
+        };
+        self.store.put(&format!("{REVIEWED}{game_id}"), levels.into_bytes()).await?;
+        Ok(())
     }
 
     /// The full log of a finished game.

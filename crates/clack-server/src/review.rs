@@ -43,13 +43,16 @@ fn key(game_id: &str, level: Level) -> String {
 }
 
 /// Starts the review of finished game `game_id` at `level`: the kept review if there is one,
-/// else progress and then the review as it is made.
-pub async fn start(hub: Arc<Hub>, game_id: String, level: Level) -> Result<Replies> {
+/// else (unless `kept_only`) progress and then the review as it is made.
+pub async fn start(hub: Arc<Hub>, game_id: String, level: Level, kept_only: bool) -> Result<Replies> {
     let (sender, replies) = mpsc::channel(8);
     let kept = hub.store().get(&key(&game_id, level)).await?;
     if let Some(review) = kept.and_then(|bytes| pb::GameReview::decode(bytes.as_slice()).ok()) {
         let _ = sender.send(Ok(reply(pb::review_game_response::Body::Review(review)))).await;
         return Ok(replies);
+    }
+    if kept_only {
+        return Err(Error::NotFound(format!("game {game_id} has no review at level {}", level.name())));
     }
     let events = hub.full_log(&game_id).await?;
     let log = GameLog::replay(&events).map_err(|error| Error::DataLoss { game: game_id.clone(), error })?;
@@ -73,7 +76,11 @@ pub async fn start(hub: Arc<Hub>, game_id: String, level: Level) -> Result<Repli
         let answer = match made {
             Ok(Ok(review)) => {
                 let review = to_proto(&game_id, &review, &sequences);
-                if let Err(e) = hub.store().put(&key(&game_id, level), review.encode_to_vec()).await {
+                let kept = match hub.store().put(&key(&game_id, level), review.encode_to_vec()).await {
+                    Ok(()) => hub.mark_reviewed(&game_id, level.name()).await,
+                    Err(e) => Err(e.into()),
+                };
+                if let Err(e) = kept {
                     tracing::warn!(game = %game_id, error = %e, "a review could not be kept");
                 }
                 tracing::info!(game = %game_id, level = level.name(), "game reviewed");

@@ -353,7 +353,8 @@ impl ReplayService for ReplayApi {
         self.gate.admit(&request, Action::ReadFinished)?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?.to_owned();
         let level = crate::review::level(&request.get_ref().level)?;
-        let replies = crate::review::start(self.hub.clone(), id, level).await?;
+        let kept_only = request.get_ref().kept_only;
+        let replies = crate::review::start(self.hub.clone(), id, level, kept_only).await?;
         Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))
     }
 }

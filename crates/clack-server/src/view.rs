@@ -50,6 +50,8 @@ pub fn summary(log: &GameLog) -> pb::GameSummary {
         sequence: log.sequence(),
         created_unix_millis: log.created_millis(),
         winners: log.ended().map(|e| e.winners.clone()).unwrap_or_default(),
+        // Filled by listings from the hub's marks; never stored with the summary.
+        reviewed: Vec::new(),
     }
 }
 

@@ -27,7 +27,7 @@ async fn review(
     game_id: &str,
     level: &str,
 ) -> Result<Vec<pb::ReviewGameResponse>, tonic::Status> {
-    let request = pb::ReviewGameRequest { game_id: game_id.into(), level: level.into() };
+    let request = pb::ReviewGameRequest { game_id: game_id.into(), level: level.into(), kept_only: false };
     let mut stream = replay.review_game(request).await?.into_inner();
     let mut replies = Vec::new();
     while let Some(reply) = stream.message().await? {
@@ -67,6 +67,9 @@ async fn a_finished_game_is_reviewed_streamed_and_kept() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
+    let kept_only = |level: &str| pb::ReviewGameRequest { game_id: game.clone(), level: level.into(), kept_only: true };
+    let none = replay.review_game(kept_only("fast")).await.expect_err("nothing kept yet");
+    assert_eq!(none.code(), Code::NotFound, "{none:?}");
     let replies = review(&mut replay, &game, "fast").await.expect("review");
     let (last, progress) = replies.split_last().expect("replies");
     assert!(!progress.is_empty(), "progress comes before the review");
@@ -92,6 +95,20 @@ async fn a_finished_game_is_reviewed_streamed_and_kept() {
     let again = review(&mut replay, &game, "fast").await.expect("review again");
     assert_eq!(again.len(), 1, "a kept review is sent at once");
     assert_eq!(again[0], *last);
+    let mut kept = replay.review_game(kept_only("fast")).await.expect("kept").into_inner();
+    assert_eq!(kept.message().await.expect("reply").as_ref(), Some(last));
+    // Listings say which games are reviewed, and at which levels; so does a restarted server.
+    let listed = |games: Vec<pb::GameSummary>| {
+        games.into_iter().find(|g| g.game_id == game).map(|g| g.reviewed).expect("the game is listed")
+    };
+    let page = games.list_games(pb::ListGamesRequest::default()).await.expect("list").into_inner();
+    assert_eq!(listed(page.games), vec!["fast".to_owned()]);
+    server.stop().await;
+    let server = Server::restart(dir.path()).await;
+    let mut games = server.games().await;
+    let mut replay = server.replay().await;
+    let page = games.list_games(pb::ListGamesRequest::default()).await.expect("list").into_inner();
+    assert_eq!(listed(page.games), vec!["fast".to_owned()], "the marks outlive a restart");
 
     let refused = review(&mut replay, &game, "wizard").await.expect_err("no such level");
     assert_eq!(refused.code(), Code::InvalidArgument);

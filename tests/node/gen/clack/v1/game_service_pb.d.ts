@@ -535,6 +535,14 @@ export declare type GameSummary = Message<"clack.v1.GameSummary"> & {
    * @generated from field: repeated uint32 winners = 7;
    */
   winners: number[];
+
+  /**
+   * The engine levels ("fast", "default", "strong") at which this finished game has a kept
+   * review (ReplayService.ReviewGame). Filled in listings.
+   *
+   * @generated from field: repeated string reviewed = 8;
+   */
+  reviewed: string[];
 };
 
 /**

@@ -246,6 +246,14 @@ export declare type ReviewGameRequest = Message<"clack.v1.ReviewGameRequest"> & 
    * @generated from field: string level = 2;
    */
   level: string;
+
+  /**
+   * Only send a kept review: NOT_FOUND when the game has none at this level, and nothing is
+   * started (a page shows a review that exists without making one).
+   *
+   * @generated from field: bool kept_only = 3;
+   */
+  keptOnly: boolean;
 };
 
 /**
