@@ -1,6 +1,7 @@
 //! Logs as flat tables in Parquet files, for pandas, polars and DuckDB: `games.parquet` (one row
-//! per game), `seats.parquet` (one per seat of a game), `moves.parquet` (one per action) and
-//! `rounds.parquet` (one per Straight Dominoes round). Every game is replayed first, so only
+//! per game), `seats.parquet` (one per seat of a game), `moves.parquet` (one per action),
+//! `rounds.parquet` (one per Straight Dominoes round) and `decisions.parquet` (one per decision
+//! of a game the engine has reviewed, from the review a server keeps). Every game is replayed first, so only
 //! finished games whose logs verify are written; the others are left out and named
 //! ([`crate::verify`]). Each file is written under a temporary name and renamed into place only
 //! once complete. `docs/analysis.md` lists every column.
@@ -47,6 +48,7 @@ pub struct Tables {
     seats: Table<SeatRow>,
     moves: Table<MoveRow>,
     rounds: Table<RoundRow>,
+    decisions: Table<DecisionRow>,
     buffered: usize,
     rejections: Rejections,
 }
@@ -65,6 +67,7 @@ impl Tables {
             seats: Table::create(dir, "seats")?,
             moves: Table::create(dir, "moves")?,
             rounds: Table::create(dir, "rounds")?,
+            decisions: Table::create(dir, "decisions")?,
             buffered: 0,
             rejections: Rejections::default(),
         })
@@ -77,6 +80,21 @@ impl Tables {
         match verify::replay(events, |log, event| rows.event(log, event)) {
             Ok(log) => self.add_rows(&log, rows)?,
             Err(reason) => self.rejections.add(events, &reason),
+        }
+        Ok(())
+    }
+
+    /// Replays one game and adds its rows, and, if the game is written, the decisions of its
+    /// engine review (`review`, when the game has one).
+    pub fn add_reviewed_game(
+        &mut self,
+        events: &[pb::Event],
+        review: Option<&pb::GameReview>,
+    ) -> Result<(), TableError> {
+        let left_out = self.rejections.count();
+        self.add_game(events)?;
+        if let Some(review) = review.filter(|_| self.rejections.count() == left_out) {
+            self.decisions.rows.extend(review.decisions.iter().map(|d| decision_row(review, d)));
         }
         Ok(())
     }
@@ -165,6 +183,7 @@ impl Tables {
         self.seats.flush()?;
         self.moves.flush()?;
         self.rounds.flush()?;
+        self.decisions.flush()?;
         self.buffered = 0;
         Ok(())
     }
@@ -173,8 +192,14 @@ impl Tables {
     pub fn finish(mut self) -> Result<(), TableError> {
         self.flush()?;
         // Every table is complete before any is renamed, so that a table that fails to close
-        // leaves none of the four new ones in place.
-        let files = [self.games.close()?, self.seats.close()?, self.moves.close()?, self.rounds.close()?];
+        // leaves none of the new ones in place.
+        let files = [
+            self.games.close()?,
+            self.seats.close()?,
+            self.moves.close()?,
+            self.rounds.close()?,
+            self.decisions.close()?,
+        ];
         for file in files {
             file.keep()?;
         }
@@ -543,6 +568,85 @@ impl Row for RoundRow {
             u32s(rows, |r| r.winner),
             u32s(rows, |r| Some(r.points)),
             strings(rows, |r| Some(&r.scores)),
+        ]
+    }
+}
+
+/// One reviewed decision.
+struct DecisionRow {
+    game_id: String,
+    level: String,
+    sequence: u64,
+    seat: u32,
+    played: String,
+    best: String,
+    best_value: Option<f64>,
+    played_value: Option<f64>,
+    loss: Option<f64>,
+    loss_stderr: Option<f64>,
+    win_loss: Option<f64>,
+    label: String,
+    choices: u32,
+}
+
+fn decision_row(review: &pb::GameReview, d: &pb::DecisionReview) -> DecisionRow {
+    let label = pb::MoveLabel::try_from(d.label).unwrap_or(pb::MoveLabel::Unspecified);
+    let label = label.as_str_name().trim_start_matches("MOVE_LABEL_").to_ascii_lowercase();
+    DecisionRow {
+        game_id: review.game_id.clone(),
+        level: review.level.clone(),
+        sequence: d.sequence,
+        seat: d.seat,
+        played: d.played.clone(),
+        best: d.best.clone(),
+        best_value: d.best_value.map(|e| e.mean),
+        played_value: d.played_value.map(|e| e.mean),
+        loss: d.loss.map(|e| e.mean),
+        loss_stderr: d.loss.map(|e| e.stderr),
+        win_loss: d.win_loss.map(|e| e.mean),
+        label,
+        choices: d.choices,
+    }
+}
+
+fn f64s<R>(rows: &[R], f: impl Fn(&R) -> Option<f64>) -> ArrayRef {
+    Arc::new(rows.iter().map(f).collect::<Float64Array>())
+}
+
+impl Row for DecisionRow {
+    fn schema() -> Schema {
+        Schema::new(vec![
+            field("game_id", DataType::Utf8, false),
+            field("level", DataType::Utf8, false),
+            field("sequence", DataType::UInt64, false),
+            field("seat", DataType::UInt32, false),
+            field("played", DataType::Utf8, false),
+            field("best", DataType::Utf8, false),
+            field("best_value", DataType::Float64, true),
+            field("played_value", DataType::Float64, true),
+            field("loss", DataType::Float64, true),
+            field("loss_stderr", DataType::Float64, true),
+            field("win_loss", DataType::Float64, true),
+            field("label", DataType::Utf8, false),
+            field("choices", DataType::UInt32, false),
+        ])
+    }
+
+    fn columns(rows: &[DecisionRow]) -> Vec<ArrayRef> {
+        vec![
+            strings(rows, |r| Some(&r.game_id)),
+            strings(rows, |r| Some(&r.level)),
+            u64s(rows, |r| Some(r.sequence)),
+            u32s(rows, |r| Some(r.seat)),
+            strings(rows, |r| Some(&r.played)),
+            strings(rows, |r| Some(&r.best)),
+            f64s(rows, |r| r.best_value),
+            f64s(rows, |r| r.played_value),
+            f64s(rows, |r| r.loss),
+            f64s(rows, |r| r.loss_stderr),
+            f64s(rows, |r| r.win_loss),
+            strings(rows, |r| Some(&r.label)),
+            u32s(rows, |r| Some(r.choices)),
         ]
     }
 }

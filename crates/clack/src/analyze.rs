@@ -87,7 +87,7 @@ pub(crate) async fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let analysis = match &args.source.server {
         Some(server) => {
             let mut analysis = Analysis::default();
-            server_games(server, |game| {
+            server_games(server, |game, _| {
                 analysis.add_game(&game);
                 Ok(())
             })
@@ -167,9 +167,9 @@ pub(crate) async fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let mut games = 0u64;
     match &args.source.server {
         Some(server) => {
-            server_games(server, |game| {
+            server_games(server, |game, review| {
                 games += 1;
-                sink.add(&game)
+                sink.add(&game, review.as_ref())
             })
             .await?
         }
@@ -183,7 +183,7 @@ pub(crate) async fn export(args: &ExportArgs) -> anyhow::Result<()> {
                 for_each_game_in(file, |game| {
                     if failed.is_none() {
                         games += 1;
-                        failed = sink.add(game).err();
+                        failed = sink.add(game, None).err();
                     }
                 })
                 .with_context(|| format!("in {}", path.display()))?;
@@ -219,11 +219,12 @@ impl Sink {
         })
     }
 
-    /// Writes a game, or notes it as left out; only a failed write is an error.
-    fn add(&mut self, game: &[pb::Event]) -> anyhow::Result<()> {
+    /// Writes a game (and its review's decisions, for the tables), or notes it as left out;
+    /// only a failed write is an error.
+    fn add(&mut self, game: &[pb::Event], review: Option<&pb::GameReview>) -> anyhow::Result<()> {
         use std::io::Write;
         match self {
-            Sink::Tables(tables) => tables.add_game(game)?,
+            Sink::Tables(tables) => tables.add_reviewed_game(game, review)?,
             Sink::Lines { out, rejections } => match verify::replay(game, |_, _| {}) {
                 Ok(_) => {
                     for event in game {
@@ -253,6 +254,24 @@ impl Sink {
     }
 }
 
+/// The review a server keeps of a listed game: at the default level if there is one, else the
+/// first level listed.
+async fn kept_review(
+    replay: &mut ReplayServiceClient<tonic::transport::Channel>,
+    summary: &pb::GameSummary,
+) -> anyhow::Result<Option<pb::GameReview>> {
+    let level = summary.reviewed.iter().find(|l| *l == "default").or(summary.reviewed.first());
+    let Some(level) = level else { return Ok(None) };
+    let request = pb::ReviewGameRequest { game_id: summary.game_id.clone(), level: level.clone(), kept_only: true };
+    let mut replies = replay.review_game(keyed(request)?).await?.into_inner();
+    while let Some(reply) = replies.message().await? {
+        if let Some(pb::review_game_response::Body::Review(review)) = reply.body {
+            return Ok(Some(review));
+        }
+    }
+    Ok(None)
+}
+
 /// A request carrying the caller's API key, if CLACK_KEY holds one.
 fn keyed<T>(message: T) -> anyhow::Result<Request<T>> {
     let mut request = Request::new(message);
@@ -264,8 +283,12 @@ fn keyed<T>(message: T) -> anyhow::Result<Request<T>> {
     Ok(request)
 }
 
-/// Calls `each` with every finished game on a server, page by page, oldest first within a page.
-async fn server_games(server: &str, mut each: impl FnMut(Vec<pb::Event>) -> anyhow::Result<()>) -> anyhow::Result<()> {
+/// Calls `each` with every finished game on a server, page by page, oldest first within a page,
+/// and the engine review the server keeps of it, if any (the default level's when it has several).
+async fn server_games(
+    server: &str,
+    mut each: impl FnMut(Vec<pb::Event>, Option<pb::GameReview>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let channel = tonic::transport::Endpoint::from_shared(server.to_owned())?
         .connect()
         .await
@@ -284,7 +307,8 @@ async fn server_games(server: &str, mut each: impl FnMut(Vec<pb::Event>) -> anyh
         for summary in page.games {
             let request = keyed(pb::GetLogRequest { game_id: summary.game_id.clone() })?;
             let log = replay.get_log(request).await.with_context(|| format!("cannot read game {}", summary.game_id))?;
-            each(log.into_inner().events)?;
+            let review = kept_review(&mut replay, &summary).await?;
+            each(log.into_inner().events, review)?;
         }
         if page.next_page_token.is_empty() {
             return Ok(());

@@ -10,6 +10,7 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
+use clack_proto::v1 as pb;
 use clack_store::Durability;
 use support::Server;
 
@@ -112,18 +113,37 @@ async fn analyze_and_export_read_the_finished_games_of_a_server() {
     }
     // An unfinished game is left out.
     support::new_game(&mut games, support::streets_options(2), 9).await;
+    // One game has a review kept on the server: its decisions go into the Parquet export.
+    let listed = games.list_games(pb::ListGamesRequest::default()).await.expect("list").into_inner();
+    let reviewed = listed.games.iter().find(|g| g.status == pb::GameStatus::Finished as i32).expect("a finished game");
+    let mut replay = server.replay().await;
+    let request = pb::ReviewGameRequest { game_id: reviewed.game_id.clone(), level: "fast".into(), kept_only: false };
+    let mut replies = replay.review_game(request).await.expect("review").into_inner();
+    let mut decisions = 0;
+    while let Some(reply) = replies.message().await.expect("a reply") {
+        if let Some(pb::review_game_response::Body::Review(review)) = reply.body {
+            decisions = review.decisions.len();
+        }
+    }
+    assert!(decisions > 0);
     let addr = format!("http://{}", server.addr);
     let said = tokio::task::spawn_blocking(move || {
         let out = tempfile::tempdir().expect("dir");
         let lines = out.path().join("all.jsonl").display().to_string();
         let exported = clack(&["export", "--server", &addr, "--format", "jsonl", "--out", &lines]);
-        (clack(&["analyze", "--server", &addr]), exported, clack(&["analyze", &lines]))
+        let tables = out.path().join("tables").display().to_string();
+        clack(&["export", "--server", &addr, "--format", "parquet", "--out", &tables]);
+        let count = "import sys, pyarrow.parquet as pq; print(pq.read_table(sys.argv[1]).num_rows)";
+        let rows = Command::new("python3").args(["-c", count, &format!("{tables}/decisions.parquet")]).output();
+        let rows = String::from_utf8_lossy(&rows.expect("python3 runs").stdout).trim().to_owned();
+        (clack(&["analyze", "--server", &addr]), exported, clack(&["analyze", &lines]), rows)
     })
     .await
     .expect("joins");
     assert!(said.0.starts_with("3 games in"), "{}", said.0);
     assert!(said.1.starts_with("3 games written"), "{}", said.1);
     assert!(said.2.starts_with("3 games in"), "{}", said.2);
+    assert_eq!(said.3, decisions.to_string(), "one row per decision of the kept review");
     server.stop().await;
 }
 
@@ -188,7 +208,10 @@ fn parquet_export_leaves_out_and_names_games_that_do_not_replay() {
     let tables = dir.path().join("tables");
     let said = clack(&["export", "--format", "parquet", "--out", &tables.display().to_string(), &spoiled]);
     assert_names_the_spoiled_games(&said);
-    assert_eq!(names_in(&tables), ["games.parquet", "moves.parquet", "rounds.parquet", "seats.parquet"]);
+    assert_eq!(
+        names_in(&tables),
+        ["decisions.parquet", "games.parquet", "moves.parquet", "rounds.parquet", "seats.parquet"]
+    );
     let analyzed = clack(&["analyze", &spoiled]);
     assert!(analyzed.starts_with("3 games in") && analyzed.contains("; 2 logs did not replay"), "{analyzed}");
 }
