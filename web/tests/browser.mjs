@@ -314,6 +314,56 @@ await step("replay: one arrow key press on the focused scrubber moves one event"
   await page.close();
 });
 
+await step("replay: review the finished game: progress, then the chart, the marks, the decision at the scrubber and the seats", async () => {
+  const page = await open(`/replay/${straightId}`);
+  await page.locator("body[data-replay-at]").waitFor();
+  // The progress may be gone by the time a locator looks: note every count the page shows.
+  await page.evaluate(() => {
+    window.reviewProgress = [];
+    new MutationObserver(() => {
+      const bar = document.querySelector("[data-testid=review-progress]");
+      if (bar) window.reviewProgress.push(`${bar.getAttribute("value")} of ${bar.getAttribute("max")}`);
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  const started = Date.now();
+  await page.click("[data-testid=review-button]");
+  const chart = page.locator("[data-testid=review-chart]");
+  await chart.waitFor({ timeout: 240000 });
+  const seen = await page.evaluate(() => window.reviewProgress);
+  assert.ok(seen.length > 0, "the progress was shown while the review was made");
+  console.log(`     reviewed in ${Date.now() - started} ms; progress shown: ${[...new Set(seen)].slice(-3).join(", ")}`);
+  const points = chart.locator(".point");
+  assert.ok((await points.count()) > 0, "the chart has a point per decision");
+  const seats = page.locator("[data-testid=review-seats] tbody tr");
+  assert.equal(await seats.count(), 2, "one summary row per seat");
+  for (const row of await seats.all()) assert.match(await row.textContent(), /\d+\.\d ± \d+\.\d.*\d+\.\d ± \d+\.\d/, "loss and luck with their intervals");
+  const marks = await page.locator(".replay-events [data-label]").evaluateAll((ms) => ms.map((m) => m.getAttribute("data-label")));
+  assert.ok(marks.every((m) => ["inaccuracy", "mistake", "blunder"].includes(m)), `only poor decisions are marked: ${marks}`);
+  // A point of the chart jumps to its event, where the decision is told beside the board.
+  const seq = await points.first().getAttribute("data-seq");
+  await points.first().click();
+  await page.locator(`body[data-replay-at='${seq}']`).waitFor();
+  const told = page.locator("[data-testid=review-decision]");
+  await told.waitFor();
+  assert.match(await told.textContent(), /^played .+ · best .+ · loss -?\d+\.\d ± \d+\.\d$/);
+  assert.equal(await chart.locator(".marker").getAttribute("data-at"), seq, "the chart marks the event shown");
+  // The page's stepping still works, and the marker follows it.
+  await page.click("[data-step=next]");
+  await page.locator(`body[data-replay-at='${Number(seq) + 1}']`).waitFor();
+  assert.equal(await chart.locator(".marker").getAttribute("data-at"), String(Number(seq) + 1));
+  await page.click("[data-step=previous]");
+  await told.waitFor();
+  await page.screenshot({ path: `${shots}/replay-review.png`, fullPage: true });
+  console.log(`     ${await points.count()} decisions, ${marks.length} marked (${marks.join(" ")})`);
+  await page.close();
+  // Kept once made: asked again, the review comes at once.
+  const again = await open(`/replay/${straightId}`);
+  await again.locator("body[data-replay-at]").waitFor();
+  await again.click("[data-testid=review-button]");
+  await again.locator("[data-testid=review-chart]").waitFor({ timeout: 5000 });
+  await again.close();
+});
+
 await step("lobby: lists the games, with filters", async () => {
   const page = await open("/");
   await page.locator("body[data-lobby=loaded]").waitFor();

@@ -1,10 +1,13 @@
 // The replay of a finished game: a scrubber and step buttons over GetStateAt, every hand shown,
 // the event list beside the board, and a link to each event (`/replay/<id>?at=<sequence>`).
+// On request, the engine's review of the game (drawn by ../review) over the same scrubber.
 import { about, replay, why } from "../api";
 import { eventText, kindName } from "../describe";
 import { fill, h, ready } from "../dom";
 import type { Event as GameEvent } from "../gen/clack/v1/events_pb";
 import type { View } from "../gen/clack/v1/game_service_pb";
+import type { DecisionReview, GameReview } from "../gen/clack/v1/replay_service_pb";
+import { decisionPanel, decisionsBySequence, labelBadge, markChart, progressView, reviewChart, seatsTable } from "../review";
 import { boardFacts, boardSvg, seatName, seatsPanel } from "./board";
 
 export function replayPage(root: HTMLElement, gameId: string, signal: AbortSignal): void {
@@ -15,12 +18,19 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
   const facts = h("div", {});
   const seats = h("div", { class: "seats-wrap" });
   const list = h("ol", { class: "events replay-events", "data-testid": "events" });
-  root.append(head, controls, h("div", { class: "table-layout" }, h("section", { class: "table-main" }, board, facts), h("aside", { class: "table-side" }, seats, h("h3", {}, "Events"), list)));
+  const reviewBox = h("section", { class: "review", "data-testid": "review" });
+  const decision = h("div", { class: "review-at" });
+  const summary = h("div", { class: "review-summary" });
+  root.append(head, controls, reviewBox, h("div", { class: "table-layout" }, h("section", { class: "table-main" }, board, decision, facts, summary), h("aside", { class: "table-side" }, seats, h("h3", {}, "Events"), list)));
 
   let events: GameEvent[] = [];
   let at = 1;
   let shown: View | undefined;
   let ticket = 0;
+  // The review, once asked for: its decisions by event, and its chart to move the marker on.
+  let judged = new Map<number, DecisionReview>();
+  let chart: SVGSVGElement | undefined;
+  const name = (seat: number) => (shown ? seatName(shown, seat) : `seat ${seat}`);
   const slider = h("input", { type: "range", min: 1, max: 1, value: 1, "aria-label": "event", "data-testid": "scrubber" });
   const label = h("span", { class: "at", "data-testid": "at" });
 
@@ -31,6 +41,8 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     if (push) history.replaceState(null, "", `/replay/${encodeURIComponent(gameId)}?at=${at}`);
     for (const li of list.children) li.classList.toggle("current", Number((li as HTMLElement).dataset.seq) === at);
     list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    if (chart) markChart(chart, at);
+    showDecision();
     // Only the answer to the latest request is drawn, however fast the scrubber moves.
     const mine = ++ticket;
     try {
@@ -51,6 +63,43 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     ready();
   }
 
+  function showDecision(): void {
+    const d = judged.get(at);
+    fill(decision, d ? decisionPanel(d, name) : null);
+  }
+
+  /** Asks for the review and shows its progress, then the review; a kept one comes at once. */
+  async function runReview(button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    const status = h("div", {}, progressView(undefined));
+    fill(reviewBox, button, status);
+    try {
+      for await (const reply of replay.reviewGame({ gameId, level: "default" }, about(gameId, undefined, signal))) {
+        if (reply.body.case === "progress") fill(status, progressView(reply.body.value));
+        if (reply.body.case === "review") return showReview(reply.body.value);
+      }
+      throw new Error("the review ended without a result");
+    } catch (e) {
+      if (signal.aborted) return;
+      fill(status, h("p", { class: "error" }, why(e)));
+      button.disabled = false;
+    }
+  }
+
+  function showReview(review: GameReview): void {
+    judged = decisionsBySequence(review);
+    chart = reviewChart(review, events.length, at, (seq) => void show(seq), name);
+    fill(reviewBox, h("h3", {}, `Review by the engine (${review.level || "default"} level, version ${review.engineVersion})`), chart);
+    fill(summary, h("h3", {}, "Review by seat"), seatsTable(review, name));
+    for (const li of list.children) {
+      const d = judged.get(Number((li as HTMLElement).dataset.seq));
+      const badge = d && labelBadge(d);
+      if (badge) li.querySelector("a")?.append(" ", badge);
+    }
+    showDecision();
+    document.body.dataset.review = "shown";
+  }
+
   const step = (label: string, to: () => number, test: string) => h("button", { onclick: () => void show(to()), "data-step": test, title: test }, label);
 
   async function load(): Promise<void> {
@@ -65,21 +114,23 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     slider.max = String(events.length);
     slider.addEventListener("input", () => void show(Number(slider.value)));
     fill(controls, step("« First", () => 1, "first"), step("‹ Back", () => at - 1, "previous"), slider, step("Next ›", () => at + 1, "next"), step("Last »", () => events.length, "last"), label);
-    const name = (seat: number) => (shown ? seatName(shown, seat) : `seat ${seat}`);
     fill(
       list,
       ...events.map((ev) => {
         const seq = Number(ev.sequence);
-        return h("li", { "data-seq": seq }, h("a", { href: `/replay/${encodeURIComponent(gameId)}?at=${seq}`, onclick: (e: Event) => (e.preventDefault(), void show(seq)) }, h("span", { class: "seq" }, String(seq)), " ", eventText(ev, name)));
+        return h("li", { "data-seq": seq }, h("a", { href: `/replay/${encodeURIComponent(gameId)}?at=${seq}`, onclick: (e: Event) => (e.preventDefault(), void show(seq)) }, h("span", { class: "seq" }, String(seq)), " ", h("span", { class: "text" }, eventText(ev, name))));
       }),
     );
     const wanted = Number(new URLSearchParams(location.search).get("at") ?? events.length);
+    // Only an ended game has a log to replay (GetLog refuses others), so every replay offers it.
+    const ask: HTMLButtonElement = h("button", { "data-testid": "review-button", onclick: () => void runReview(ask) }, "Review this game");
+    fill(reviewBox, ask, " ", h("span", { class: "muted" }, "The engine judges every decision and weighs every deal and draw; the first time takes a while."));
     await show(Number.isFinite(wanted) ? wanted : events.length, false);
     // Names come with the first view; the list is worded again with them.
     for (const li of list.children) {
       const seq = Number((li as HTMLElement).dataset.seq);
-      const a = li.querySelector("a");
-      if (a) a.lastChild!.textContent = " " + eventText(events[seq - 1], name);
+      const text = li.querySelector(".text");
+      if (text) text.textContent = eventText(events[seq - 1], name);
     }
   }
 

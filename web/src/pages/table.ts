@@ -373,21 +373,29 @@ export function tablePage(root: HTMLElement, gameId: string, signal: AbortSignal
     }
 
     const open = v.seats.filter((seat) => !seat.taken);
-    if (me === undefined && open.length && v.status === GameStatus.WAITING) {
-      // The name field is kept across redraws, so that events arriving do not wipe what is typed.
+    const offered = me === undefined && v.status === GameStatus.WAITING ? open.map((seat) => seat.seat).join(" ") : "";
+    // The name field is kept across redraws, so that events arriving do not wipe what is typed;
+    // and the form stays in place while the same seats are open: taken out of the page, even to
+    // be put straight back, the field loses the focus and with it whatever is being typed.
+    if (offered !== el.join.dataset.offered) {
+      el.join.dataset.offered = offered;
       fill(
         el.join,
-        h("h3", {}, "Take a seat"),
-        h(
-          "div",
-          { class: "buttons" },
-          nameInput,
-          ...open.map((seat) =>
-            h("button", { "data-join": seat.seat, onclick: () => (localStorage.setItem("clack.name", nameInput.value), void join(seat.seat, nameInput.value || "guest")) }, `Sit in seat ${seat.seat}`),
-          ),
-        ),
+        ...(offered
+          ? [
+              h("h3", {}, "Take a seat"),
+              h(
+                "div",
+                { class: "buttons" },
+                nameInput,
+                ...open.map((seat) =>
+                  h("button", { "data-join": seat.seat, onclick: () => (localStorage.setItem("clack.name", nameInput.value), void join(seat.seat, nameInput.value || "guest")) }, `Sit in seat ${seat.seat}`),
+                ),
+              ),
+            ]
+          : []),
       );
-    } else fill(el.join);
+    }
 
     const name = (seat: number) => seatName(v, seat);
     fill(el.log, ...events.slice(-60).map((ev) => h("li", { "data-seq": String(ev.sequence) }, h("span", { class: "seq" }, String(ev.sequence)), " ", eventText(ev, name))));
