@@ -102,28 +102,42 @@ pub(crate) fn straight_policy(state: &straight::State, seat: Seat, rng: &mut Rng
     if legal.len() == 1 {
         return legal[0];
     }
-    let mut best = legal[0];
-    let mut best_key = (0u32, 0u32);
-    let mut ties = 0usize;
-    for &action in &legal {
+    let key = |action| {
         let tile = match action {
             straight::Action::Lead { tile } | straight::Action::Play { tile, .. } => tile,
-            straight::Action::Draw | straight::Action::Pass => continue,
+            straight::Action::Draw | straight::Action::Pass => return None,
         };
-        let scored = state.preview(seat, action).map_or(0, |p| p.scored);
-        let key = (scored, tile.pips());
-        if ties == 0 || key > best_key {
-            best = action;
-            best_key = key;
-            ties = 1;
-        } else if key == best_key {
-            ties += 1;
-            if rng.below(ties) == 0 {
-                best = action;
+        Some((state.preview(seat, action).map_or(0, |p| p.scored), tile.pips()))
+    };
+    greedy(&legal, rng, key).unwrap_or(legal[0])
+}
+
+/// The action with the highest key, ties broken uniformly at random (the k-th equal one replaces
+/// the choice with probability 1/k); actions without a key are skipped.
+fn greedy<A: Copy, K: PartialOrd + Copy>(
+    actions: &[A],
+    rng: &mut Rng,
+    mut key: impl FnMut(A) -> Option<K>,
+) -> Option<A> {
+    let mut best: Option<(A, K)> = None;
+    let mut ties = 0usize;
+    for &action in actions {
+        let Some(k) = key(action) else { continue };
+        match best {
+            Some((_, b)) if k == b => {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    best = Some((action, k));
+                }
+            }
+            Some((_, b)) if k < b => {}
+            _ => {
+                best = Some((action, k));
+                ties = 1;
             }
         }
     }
-    best
+    best.map(|(action, _)| action)
 }
 
 fn streets_out(start: &streets::State, seat: Seat, rng: &mut Rng) -> Result {
@@ -151,25 +165,12 @@ fn streets_out(start: &streets::State, seat: Seat, rng: &mut Rng) -> Result {
 /// passes only when nothing can be placed (a discard of the heaviest tile before a pass).
 pub(crate) fn streets_policy(state: &streets::State, seat: Seat, rng: &mut Rng) -> streets::Action {
     let legal = state.legal_actions();
-    let mut best = legal.first().copied().unwrap_or(streets::Action::Pass);
-    let mut best_key = (0u32, 0u32);
-    let mut ties = 0usize;
-    for &action in &legal {
-        let key = match action {
+    let key = |action| {
+        Some(match action {
             streets::Action::Place { .. } => (2 + state.preview(seat, action).map_or(0, |p| p.scored), 0),
             streets::Action::Discard { tile } => (1, tile.pips()),
             streets::Action::Pass => (0, 0),
-        };
-        if ties == 0 || key > best_key {
-            best = action;
-            best_key = key;
-            ties = 1;
-        } else if key == best_key {
-            ties += 1;
-            if rng.below(ties) == 0 {
-                best = action;
-            }
-        }
-    }
-    best
+        })
+    };
+    greedy(&legal, rng, key).unwrap_or(streets::Action::Pass)
 }
