@@ -17,7 +17,7 @@ use clack_proto::v1::event::Payload;
 use fixture::{damaged, game, straight2, streets2, unfinished};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-const TABLES: [&str; 4] = ["games", "seats", "moves", "rounds"];
+const TABLES: [&str; 5] = ["games", "seats", "moves", "rounds", "decisions"];
 
 fn read(dir: &Path, table: &str) -> Vec<RecordBatch> {
     let file = std::fs::File::open(dir.join(format!("{table}.parquet"))).expect("the table is there");
@@ -135,7 +135,8 @@ fn tables_are_written_under_their_final_names_only_once_complete() {
     drop(tables);
     assert!(files(dir.path()).is_empty(), "{:?}", files(dir.path()));
     write(dir.path(), &games).finish().expect("finishes");
-    let expected: Vec<String> = ["games", "moves", "rounds", "seats"].iter().map(|t| format!("{t}.parquet")).collect();
+    let expected: Vec<String> =
+        ["decisions", "games", "moves", "rounds", "seats"].iter().map(|t| format!("{t}.parquet")).collect();
     assert_eq!(files(dir.path()), expected);
     for table in TABLES {
         read(dir.path(), table);
