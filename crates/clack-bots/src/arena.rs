@@ -289,16 +289,10 @@ impl Deck {
         if draw {
             let boneyard = game.boneyard();
             let tile = self.order.iter().copied().find(|&t| boneyard.contains(t))?;
-            return Some(match game {
-                Game::Straight(_) => Chance::Straight(straight::Chance::Draw { tile }),
-                Game::Streets(_) => Chance::Streets(streets::Chance::Draw { tile }),
-            });
+            return Some(game.draw_chance(tile));
         }
         match game {
-            Game::Straight(g)
-                if g.round() == 0
-                    && g.to_move() == straight::ToMove::Chance { kind: straight::ChanceKind::LeadDraw } =>
-            {
+            Game::Straight(g) if g.to_move() == straight::ToMove::Chance { kind: straight::ChanceKind::LeadDraw } => {
                 game.sample_chance(&mut Dealer::for_event(self.seed, 0))
             }
             Game::Straight(g) => {

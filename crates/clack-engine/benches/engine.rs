@@ -6,43 +6,20 @@ use std::hint::black_box;
 
 use clack_engine::player::{self, Level};
 use clack_engine::record::Step;
-use clack_rules::game::{Game, Options, Turn};
-use clack_rules::{Dealer, straight, streets};
+use clack_rules::game::{Game, Options};
+use clack_rules::{straight, streets};
 use criterion::{Criterion, criterion_group, criterion_main};
 
-/// A game played at random from `seed`, its steps kept; `stop` is asked before each seat's
-/// action.
-fn play(options: Options, seed: u64, mut stop: impl FnMut(&Game) -> bool) -> Vec<Step> {
-    let mut game = Game::new(options).expect("valid");
-    let mut dealer = Dealer::from_seed(seed);
-    let mut steps = Vec::new();
-    loop {
-        match game.turn() {
-            Turn::Over => return steps,
-            Turn::Chance => {
-                let chance = game.sample_chance(&mut dealer).expect("chance");
-                game.apply_chance(chance.clone()).expect("fits");
-                steps.push(Step::Chance(chance));
-            }
-            Turn::Seat { seat } => {
-                if stop(&game) {
-                    return steps;
-                }
-                let legal = game.legal_actions();
-                let action = legal[dealer.index(legal.len())];
-                game.apply(seat, action).expect("legal");
-                steps.push(Step::Act(seat, action));
-            }
-        }
-    }
-}
+// The games the engine's tests play, played the same way here.
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 /// Positions with a real choice, `plies` seat actions into a game.
 fn positions(options: Options, plies: usize) -> Vec<Vec<Step>> {
     (0..5)
         .map(|seed| {
             let mut seen = 0;
-            play(options, seed, |game| {
+            support::play_until(options, seed, |game, _| {
                 seen += 1;
                 seen > plies + seed as usize && game.legal_actions().len() > 1
             })
@@ -67,7 +44,7 @@ fn decisions(c: &mut Criterion) {
 
 fn review(c: &mut Criterion) {
     let options = Options::Straight(straight::Options { players: 2, ..straight::Options::default() });
-    let steps = play(options, 3, |_| false);
+    let steps = support::play_until(options, 3, |_, _| false);
     let decisions = {
         let mut game = Game::new(options).expect("valid");
         let mut count = 0;

@@ -147,10 +147,11 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
             wins: Vec::with_capacity(worlds as usize),
         })
         .collect();
+    let endgame = is_endgame(&position);
     let mut playing: Vec<usize> = (0..values.len()).collect();
     for w in 0..u64::from(worlds) {
         if w == u64::from(budget.screen) && playing.len() > budget.finalists.max(1) {
-            playing = finalists(&position, &values, budget.finalists.max(1));
+            playing = finalists(endgame, &values, budget.finalists.max(1));
         }
         let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
         for &i in &playing {
@@ -173,7 +174,6 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
             value.margin = Estimate::exact(margin);
         }
     }
-    let endgame = is_endgame(&position);
     let best = choose(endgame, &values, &playing);
     Ok(Evaluation { seat, actions: values, best, worlds, exact, endgame })
 }
@@ -192,8 +192,7 @@ fn choose(endgame: bool, values: &[ActionValue], among: &[usize]) -> usize {
 }
 
 /// The `count` actions with the best means so far, in legal order, judged as [`choose`] does.
-fn finalists(position: &Game, values: &[ActionValue], count: usize) -> Vec<usize> {
-    let endgame = is_endgame(position);
+fn finalists(endgame: bool, values: &[ActionValue], count: usize) -> Vec<usize> {
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let key =
         |v: &ActionValue| if endgame { (mean(&v.wins), mean(&v.samples)) } else { (mean(&v.samples), mean(&v.wins)) };

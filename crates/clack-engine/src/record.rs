@@ -9,11 +9,7 @@ use crate::EngineError;
 
 /// Applies one step to `game`, or says which step did not fit.
 pub fn apply(game: &mut Game, step: &Step, index: usize) -> Result<(), EngineError> {
-    let refused = |reason: String| EngineError::Record { step: index, reason };
-    match step {
-        Step::Chance(chance) => game.apply_chance(chance.clone()).map_err(|e| refused(e.to_string())),
-        Step::Act(seat, action) => game.apply(*seat, *action).map(|_| ()).map_err(|e| refused(e.to_string())),
-    }
+    game.apply_step(step).map_err(|e| EngineError::Record { step: index, reason: e.to_string() })
 }
 
 /// The game after `steps`.

@@ -8,7 +8,7 @@
 //! a re-deal (sampling a history) is the engine's work; this module only records and checks one.
 
 use clack_proto::v1 as pb;
-use clack_rules::game::{self, Chance, Game, Options, Step};
+use clack_rules::game::{Chance, Game, Options, Step};
 use clack_rules::{Seat, straight, streets};
 
 use crate::convert::{self, FieldError};
@@ -21,19 +21,13 @@ pub fn record(options: Options, history: &[Step], seat: Seat) -> Result<pb::Rede
     let mut game = Game::new(options).map_err(|e| bad(e.to_string()))?;
     let mut redeal = pb::Redeal { seat: u32::from(seat.0), hands: Vec::new(), draws: Vec::new() };
     for (i, step) in history.iter().enumerate() {
-        match step {
-            Step::Chance(chance) => {
-                let drawer = game.drawing_seat();
-                game.apply_chance(chance.clone()).map_err(|e| bad(e.to_string()))?;
-                match convert::chance_payload(chance, drawer, &game) {
-                    pb::event::Payload::Dealt(dealt) if i == deal => redeal.hands = dealt.hands,
-                    pb::event::Payload::TileDrawn(drawn) if i > deal => redeal.draws.push(drawn),
-                    _ => {}
-                }
-            }
-            Step::Act(seat, action) => {
-                game.apply(*seat, *action).map_err(|e| bad(e.to_string()))?;
-            }
+        let drawer = game.drawing_seat();
+        game.apply_step(step).map_err(|e| bad(e.to_string()))?;
+        let Step::Chance(chance) = step else { continue };
+        match convert::chance_payload(chance, drawer, &game) {
+            pb::event::Payload::Dealt(dealt) if i == deal => redeal.hands = dealt.hands,
+            pb::event::Payload::TileDrawn(drawn) if i > deal => redeal.draws.push(drawn),
+            _ => {}
         }
     }
     Ok(redeal)
@@ -59,7 +53,7 @@ pub(crate) fn rebuild(options: Options, steps: &[Step], redeal: &pb::Redeal) -> 
                 }
                 let tile =
                     convert::tile_from_proto(drawn.tile.as_ref(), "redeal.draws.tile").map_err(|e| e.to_string())?;
-                let new = draw_chance(&game, tile);
+                let new = game.draw_chance(tile);
                 if drawer == seat && &new != real {
                     return Err(format!("redeal.draws: seat {} drew another tile than it really did", seat.0));
                 }
@@ -67,11 +61,7 @@ pub(crate) fn rebuild(options: Options, steps: &[Step], redeal: &pb::Redeal) -> 
             }
             other => other.clone(),
         };
-        match &step {
-            Step::Chance(chance) => game.apply_chance(chance.clone()),
-            Step::Act(who, action) => game.apply(*who, *action).map(|_| ()),
-        }
-        .map_err(|e| format!("the re-dealt tiles do not fit step {}: {e}", i + 1))?;
+        game.apply_step(&step).map_err(|e| format!("the re-dealt tiles do not fit step {}: {e}", i + 1))?;
         rebuilt.push(step);
     }
     if draws.next().is_some() {
@@ -104,12 +94,5 @@ fn new_deal(real: &Chance, hands: &[pb::Hand], seat: Seat) -> Result<Chance, Str
             Ok(Chance::Streets(streets::Chance::Deal { hands: sets, first: *first }))
         }
         _ => Err("the step re-dealt is not a deal".into()),
-    }
-}
-
-fn draw_chance(game: &Game, tile: clack_rules::Tile) -> Chance {
-    match game {
-        Game::Straight(_) => game::Chance::Straight(straight::Chance::Draw { tile }),
-        Game::Streets(_) => game::Chance::Streets(streets::Chance::Draw { tile }),
     }
 }

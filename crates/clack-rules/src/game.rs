@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chance::Dealer;
-use crate::tile::{Seat, TileSet};
+use crate::tile::{Seat, Tile, TileSet};
 use crate::{straight, streets};
 
 /// Which game.
@@ -327,6 +327,23 @@ impl Game {
             (Game::Straight(g), Chance::Straight(c)) => Ok(g.apply_chance(c)?),
             (Game::Streets(g), Chance::Streets(c)) => Ok(g.apply_chance(c)?),
             _ => Err(GameError::WrongGame),
+        }
+    }
+
+    /// Applies one step of a game (a chance outcome or a seat's action), or leaves the game
+    /// unchanged and says why not.
+    pub fn apply_step(&mut self, step: &Step) -> Result<(), GameError> {
+        match step {
+            Step::Chance(chance) => self.apply_chance(chance.clone()),
+            Step::Act(seat, action) => self.apply(*seat, *action).map(|_| ()),
+        }
+    }
+
+    /// The chance outcome that gives `tile` from the boneyard, in this game.
+    pub fn draw_chance(&self, tile: Tile) -> Chance {
+        match self {
+            Game::Straight(_) => Chance::Straight(straight::Chance::Draw { tile }),
+            Game::Streets(_) => Chance::Streets(streets::Chance::Draw { tile }),
         }
     }
 

@@ -62,9 +62,10 @@ pub(crate) struct Placement {
 pub(crate) struct Model {
     /// The capacity of each slot: an epoch of a seat, or (the last) the boneyard.
     caps: Vec<u8>,
-    /// Which seat (index into the caller's list of other seats) each slot belongs to; `None`
-    /// for the boneyard.
+    /// Which seat (index into the caller's list of other seats) each slot belongs to, and
+    /// which of its epochs it is; `None` for the boneyard.
     owners: Vec<Option<usize>>,
+    epochs: Vec<Option<usize>>,
     /// Exits first (sorted per seat by departure), then hidden tiles with few choices.
     items: Vec<Item>,
     exits: usize,
@@ -78,6 +79,7 @@ impl Model {
     pub(crate) fn new(
         caps: Vec<u8>,
         owners: Vec<Option<usize>>,
+        epochs: Vec<Option<usize>>,
         items: Vec<Item>,
         free: Vec<Tile>,
     ) -> Result<Model, EngineError> {
@@ -95,7 +97,7 @@ impl Model {
             }
             Some(*f)
         });
-        Ok(Model { caps, owners, items, exits, free, memo: HashMap::new(), factorial: factorial.collect() })
+        Ok(Model { caps, owners, epochs, items, exits, free, memo: HashMap::new(), factorial: factorial.collect() })
     }
 
     /// The number of fitting histories (up to a factor that is the same for all of them).
@@ -113,8 +115,12 @@ impl Model {
         }
         let mut placement = Placement { items: Vec::with_capacity(self.items.len()), free: Vec::new() };
         for i in 0..self.items.len() {
-            let choices = self.items[i].choices.clone();
-            let weights: Vec<f64> = choices.iter().map(|&(slot, room)| self.weight(i, &caps, slot, room)).collect();
+            let weights: Vec<f64> = (0..self.items[i].choices.len())
+                .map(|c| {
+                    let (slot, room) = self.items[i].choices[c];
+                    self.weight(i, &caps, slot, room)
+                })
+                .collect();
             let total: f64 = weights.iter().sum();
             let mut target = rng.unit() * total;
             let mut chosen = None;
@@ -127,7 +133,8 @@ impl Model {
                     target -= w;
                 }
             }
-            let (slot, _) = choices[chosen.ok_or_else(|| EngineError::Inconsistent("a tile has no place".into()))?];
+            let chosen = chosen.ok_or_else(|| EngineError::Inconsistent("a tile has no place".into()))?;
+            let (slot, _) = self.items[i].choices[chosen];
             caps[slot] -= 1;
             placement.items.push(slot);
         }
@@ -144,6 +151,16 @@ impl Model {
     /// The seat (index into the other seats) a slot belongs to; `None` for the boneyard.
     pub(crate) fn owner(&self, slot: usize) -> Option<usize> {
         self.owners[slot]
+    }
+
+    /// The epoch (of its seat) a slot is; `None` for the boneyard.
+    pub(crate) fn epoch(&self, slot: usize) -> Option<usize> {
+        self.epochs[slot]
+    }
+
+    /// Slots in the model, the boneyard included.
+    pub(crate) fn slots(&self) -> usize {
+        self.caps.len()
     }
 
     pub(crate) fn items(&self) -> &[Item] {
@@ -197,8 +214,12 @@ impl Model {
         if let Some(&known) = self.memo.get(&key) {
             return known;
         }
-        let choices = self.items[i].choices.clone();
-        let total = choices.iter().map(|&(slot, room)| self.weight(i, caps, slot, room)).sum();
+        let total = (0..self.items[i].choices.len())
+            .map(|c| {
+                let (slot, room) = self.items[i].choices[c];
+                self.weight(i, caps, slot, room)
+            })
+            .sum();
         self.memo.insert(key, total);
         total
     }

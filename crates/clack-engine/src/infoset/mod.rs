@@ -60,6 +60,8 @@ struct Line {
     exits: Vec<Exit>,
     /// The epoch of each of its draws, in order.
     draws: Vec<usize>,
+    /// The tiles it was dealt: the first slots of epoch 0.
+    dealt: usize,
 }
 
 #[derive(Debug)]
@@ -72,7 +74,7 @@ struct Exit {
 
 impl Line {
     fn new(dealt: usize) -> Line {
-        Line { epochs: vec![dealt as u8], moments: Vec::new(), exits: Vec::new(), draws: Vec::new() }
+        Line { epochs: vec![dealt as u8], moments: Vec::new(), exits: Vec::new(), draws: Vec::new(), dealt }
     }
 
     /// The first epoch a tile may have entered this hand in: after every moment it would have
@@ -100,6 +102,14 @@ impl Line {
     /// The slots of each epoch in the order they were filled: the deal's first, then draws.
     fn slot_count(&self) -> usize {
         self.epochs.iter().map(|&c| usize::from(c)).sum()
+    }
+
+    /// The indices (among this seat's slots, deal first and then draws) of the slots of
+    /// `epoch`, in the order they were filled.
+    fn positions(&self, epoch: usize) -> impl Iterator<Item = usize> + '_ {
+        let deal = if epoch == 0 { 0..self.dealt } else { 0..0 };
+        let draws = self.draws.iter().enumerate().filter(move |&(_, &d)| d == epoch).map(|(i, _)| self.dealt + i);
+        deal.chain(draws)
     }
 }
 
@@ -216,52 +226,27 @@ impl InfoSet {
         let placement = self.model.sample(rng)?;
         // Each other seat's slots in the order they were filled, each holding its tile.
         let mut slots: Vec<Vec<Option<Tile>>> = self.lines.iter().map(|l| vec![None; l.slot_count()]).collect();
-        let mut exits_by_item =
+        let exits_by_item =
             placement.items.iter().zip(self.model.items()).filter_map(|(&slot, item)| item.exit.map(|e| (e, slot)));
-        let mut epoch_of_slot: Vec<(usize, usize)> = Vec::new();
-        for (k, line) in self.lines.iter().enumerate() {
-            for (e, &cap) in line.epochs.iter().enumerate() {
-                if cap > 0 {
-                    epoch_of_slot.push((k, e));
-                }
-            }
-        }
-        let positions = |line: &Line, epoch: usize| -> Vec<usize> {
-            // The deal's slots come first in epoch 0; draws follow in order.
-            let mut out: Vec<usize> = if epoch == 0 {
-                (0..usize::from(line.epochs[0]) - line.draws.iter().filter(|&&d| d == 0).count()).collect()
-            } else {
-                Vec::new()
-            };
-            let dealt = usize::from(line.epochs[0]) - line.draws.iter().filter(|&&d| d == 0).count();
-            out.extend(line.draws.iter().enumerate().filter(|&(_, &d)| d == epoch).map(|(i, _)| dealt + i));
-            out
-        };
-        for ((k, x), slot) in exits_by_item.by_ref() {
-            let (_, epoch) = epoch_of_slot[slot];
+        for ((k, x), slot) in exits_by_item {
+            let epoch = self.model.epoch(slot).unwrap_or_default();
             let line = &self.lines[k];
             let exit = &line.exits[x];
             let room = if epoch == exit.hi { usize::from(exit.room) } else { usize::from(line.epochs[epoch]) };
-            let open: Vec<usize> =
-                positions(line, epoch).into_iter().take(room).filter(|&p| slots[k][p].is_none()).collect();
+            let open: Vec<usize> = line.positions(epoch).take(room).filter(|&p| slots[k][p].is_none()).collect();
             let at = *open
                 .get(rng.below(open.len()))
                 .ok_or_else(|| EngineError::Inconsistent("an exit has no slot".into()))?;
             slots[k][at] = Some(exit.tile);
         }
-        let mut by_epoch: Vec<Vec<Tile>> = vec![Vec::new(); epoch_of_slot.len()];
-        let mut boneyard = TileSet::EMPTY;
+        let mut by_slot: Vec<Vec<Tile>> = vec![Vec::new(); self.model.slots()];
         for (tile, slot) in self.hidden_tiles(&placement) {
-            match self.model.owner(slot) {
-                Some(_) => by_epoch[slot].push(tile),
-                None => boneyard.insert(tile),
-            }
+            by_slot[slot].push(tile);
         }
-        for (slot, mut tiles) in by_epoch.into_iter().enumerate() {
-            let Some(&(k, epoch)) = epoch_of_slot.get(slot) else { continue };
+        for (slot, mut tiles) in by_slot.into_iter().enumerate() {
+            let (Some(k), Some(epoch)) = (self.model.owner(slot), self.model.epoch(slot)) else { continue };
             rng.shuffle(&mut tiles);
-            let open: Vec<usize> =
-                positions(&self.lines[k], epoch).into_iter().filter(|&p| slots[k][p].is_none()).collect();
+            let open: Vec<usize> = self.lines[k].positions(epoch).filter(|&p| slots[k][p].is_none()).collect();
             for (p, tile) in open.into_iter().zip(tiles) {
                 slots[k][p] = Some(tile);
             }
@@ -276,7 +261,7 @@ impl InfoSet {
         hands[self.seat.index()] = self.dealt;
         let mut draws: Vec<std::collections::VecDeque<Tile>> = Vec::new();
         for (k, &other) in self.others.iter().enumerate() {
-            let dealt = usize::from(self.lines[k].epochs[0]) - self.lines[k].draws.iter().filter(|&&d| d == 0).count();
+            let dealt = self.lines[k].dealt;
             let tiles: Option<Vec<Tile>> = slots[k].iter().copied().collect();
             let tiles = tiles.ok_or_else(|| EngineError::Inconsistent("a slot was left empty".into()))?;
             hands[other.index()] = tiles[..dealt].iter().copied().collect();
@@ -307,7 +292,7 @@ impl InfoSet {
                             return Err(EngineError::Inconsistent("this seat's own draw is unknown".into()));
                         }
                     };
-                    Step::Chance(draw_chance(&self.before_deal, tile))
+                    Step::Chance(self.before_deal.draw_chance(tile))
                 }
             };
             steps.push(step);
@@ -329,13 +314,6 @@ fn drawn(chance: &Chance) -> Option<Tile> {
             Some(*tile)
         }
         _ => None,
-    }
-}
-
-fn draw_chance(game: &Game, tile: Tile) -> Chance {
-    match game {
-        Game::Straight(_) => Chance::Straight(straight::Chance::Draw { tile }),
-        Game::Streets(_) => Chance::Streets(streets::Chance::Draw { tile }),
     }
 }
 /// The tiles that fitted when a seat took `action`, if the action shows it held none of them.
@@ -367,16 +345,19 @@ fn leaves_hand(action: Action) -> Option<Tile> {
 fn model(game: &Game, lines: &[Line], hidden: TileSet) -> Result<Model, EngineError> {
     let mut caps = Vec::new();
     let mut owners = Vec::new();
+    let mut epochs = Vec::new();
     // slot_of[k][e]: the slot of epoch e of other seat k, if that epoch holds any.
     let mut slot_of: Vec<Vec<Option<usize>>> = Vec::new();
     for (k, line) in lines.iter().enumerate() {
         let slots = line
             .epochs
             .iter()
-            .map(|&cap| {
+            .enumerate()
+            .map(|(e, &cap)| {
                 (cap > 0).then(|| {
                     caps.push(cap);
                     owners.push(Some(k));
+                    epochs.push(Some(e));
                     caps.len() - 1
                 })
             })
@@ -386,6 +367,7 @@ fn model(game: &Game, lines: &[Line], hidden: TileSet) -> Result<Model, EngineEr
     let boneyard = caps.len();
     caps.push(game.boneyard().len() as u8);
     owners.push(None);
+    epochs.push(None);
     if caps.len() > MAX_SLOTS {
         return Err(EngineError::TooComplex(format!("{} epochs", caps.len())));
     }
@@ -421,5 +403,5 @@ fn model(game: &Game, lines: &[Line], hidden: TileSet) -> Result<Model, EngineEr
     }
     restricted.sort_by_key(|item| item.choices.len());
     items.extend(restricted);
-    Model::new(caps, owners, items, free)
+    Model::new(caps, owners, epochs, items, free)
 }
