@@ -2,6 +2,7 @@
 // evaluation chart over the game's events, the marks on poor decisions, the words for one
 // decision, and the per-seat summary. Plain nodes like the board drawings; replay.ts places them.
 import { h, s } from "./dom";
+import type { Ghost } from "./draw/tile";
 import { MoveLabel, type DecisionReview, type Estimate, type GameReview, type ReviewProgress } from "./gen/clack/v1/replay_service_pb";
 
 /** The labels in the order SeatReview.labels counts them. */
@@ -61,6 +62,27 @@ export function decisionPanel(d: DecisionReview, name: (seat: number) => string)
     h("p", { class: "review-words", "data-testid": "review-decision" }, decisionText(d)),
     h("p", { class: "muted review-facts" }, label ? h("span", { class: `review-label label-${label}`, "data-label": label }, label) : null, " ", facts.join(" · ")),
   );
+}
+
+/**
+ * A placement in the action notation as a ghost: `3-5 east@5` (Straight, at an open end), `6-6`
+ * (a lead), `3-5 a0:2` (Streets, at a spot). Draws, passes and discards place nothing: null.
+ */
+export function placement(text: string, kind: Ghost["kind"], title: string): Ghost | null {
+  const m = /^(\d+)-(\d+)(?: (\S+))?$/.exec(text.trim());
+  return m ? { key: m[3] ?? "lead", first: Number(m[1]), second: Number(m[2]), kind, title } : null;
+}
+
+/**
+ * The ghosts of a decision where the engine preferred another move: the move played and the
+ * engine's best, each where it goes on the board before the move. None when the move played was
+ * the best: the board after it shows it.
+ */
+export function decisionGhosts(d: DecisionReview): Ghost[] {
+  if (d.played === d.best) return [];
+  const played = placement(d.played, "played", `played: ${d.played}`);
+  const best = placement(d.best, "best", `the engine's best: ${d.best} (${labelName(d.label)}, loss ${estimateText(d.loss)})`);
+  return [played, best].filter((g): g is Ghost => g !== null);
 }
 
 /** The progress of a review being made: a bar and "done of steps". */

@@ -353,15 +353,32 @@ await step("replay: review the finished game: progress, then the chart, the mark
   assert.equal(await chart.locator(".marker").getAttribute("data-at"), String(Number(seq) + 1));
   await page.click("[data-step=previous]");
   await told.waitFor();
+  // At a decision where the engine would have placed another tile, the board is the one the
+  // mover faced, with both moves drawn on it.
+  const differ = await points.evaluateAll((ps) =>
+    ps
+      .map((p) => [p.getAttribute("data-seq"), /played (\S+(?: \S+)?) · best (\S+(?: \S+)?) · loss/.exec(p.querySelector("title")?.textContent ?? "")])
+      .find(([, m]) => m && m[1] !== m[2] && /^\d+-\d+/.test(m[1]) && /^\d+-\d+/.test(m[2])),
+  );
+  assert.ok(differ, "some placement of the game was not the engine's best");
+  await chart.locator(`.point[data-seq='${differ[0]}']`).click();
+  await page.locator(`[data-testid=board][data-ghosts='2'] [data-ghost=best]`).waitFor();
+  assert.equal(await page.locator("[data-testid=board] [data-ghost=played]").count(), 1, "the move played is drawn too");
+  assert.match(await page.locator("[data-testid=ghost-legend]").textContent(), /before the move/);
+  console.log(`     at event ${differ[0]}: ${differ[1][0]}`);
   await page.screenshot({ path: `${shots}/replay-review.png`, fullPage: true });
   console.log(`     ${await points.count()} decisions, ${marks.length} marked (${marks.join(" ")})`);
   await page.close();
-  // Kept once made: asked again, the review comes at once.
+  // Kept once made: the replay shows it at once, without being asked, and the lobby marks the
+  // game as reviewed.
   const again = await open(`/replay/${straightId}`);
-  await again.locator("body[data-replay-at]").waitFor();
-  await again.click("[data-testid=review-button]");
-  await again.locator("[data-testid=review-chart]").waitFor({ timeout: 5000 });
+  await again.locator("body[data-review=shown] [data-testid=review-chart]").waitFor({ timeout: 5000 });
+  assert.equal(await again.locator("[data-testid=review-button]").count(), 0, "no button once the review is shown");
   await again.close();
+  const lobby = await open("/?status=3");
+  await lobby.locator(`tr[data-game='${straightId}'] [data-reviewed]`).waitFor();
+  assert.equal(await lobby.locator(`tr[data-game='${straightId}'] [data-reviewed]`).getAttribute("data-reviewed"), "default");
+  await lobby.close();
 });
 
 await step("lobby: lists the games, with filters", async () => {

@@ -66,6 +66,31 @@ describe("Straight layout", () => {
     expect(svg.querySelector("[data-end='west@1']")?.getAttribute("data-arm")).toBe("west");
   });
 
+  it("draws ghost moves at their open ends, the matching half inward, a second one further out", () => {
+    const ghost = (text: string, kind: "played" | "best") => {
+      const [tileText, key] = text.split(" ");
+      const [first, second] = tileText.split("-").map(Number);
+      return { key: key ?? "lead", first, second, kind, title: text };
+    };
+    const face = (svg: Element, kind: string) => svg.querySelector(`[data-ghost=${kind}] rect.face`)!;
+    const x = (el: Element) => Number(el.getAttribute("x"));
+    const apart = drawStraight(board, new Set(), [ghost("1-4 west@1", "played"), ghost("2-5 south@5", "best")]);
+    expect([...apart.querySelectorAll("g.ghost")].map((g) => g.getAttribute("data-key"))).toEqual(["west@1", "south@5"]);
+    const spinner = apart.querySelector("g.tile.spinner rect.face")!;
+    const west = apart.querySelector("g.tile[data-tile='1-3'] rect.face")!;
+    expect(x(face(apart, "played"))).toBeLessThan(x(west)); // beyond the west arm's last tile
+    expect(Number(face(apart, "best").getAttribute("y"))).toBeGreaterThan(Number(spinner.getAttribute("y"))); // south
+    expect(Number(face(apart, "best").getAttribute("height"))).toBeGreaterThan(Number(face(apart, "best").getAttribute("width")));
+    // The matching half faces the layout: on the west arm the 1 is the east half.
+    const pipsX = [...apart.querySelectorAll("[data-ghost=played] circle.pip")].map((c) => Number(c.getAttribute("cx")));
+    expect(pipsX.filter((p) => p > x(face(apart, "played")) + 40).length).toBe(1);
+    const same = drawStraight(board, new Set(), [ghost("1-4 west@1", "played"), ghost("1-6 west@1", "best")]);
+    expect(x(face(same, "best"))).toBeCloseTo(x(face(same, "played")) - 80);
+    // A ghost at an end this board does not have is left out.
+    expect(drawStraight(board, new Set(), [ghost("2-2 north@2", "best")]).querySelectorAll("g.ghost").length).toBe(0);
+    expect(drawStraight(create(StraightBoardSchema, {}), new Set(), [ghost("6-6", "best")]).querySelectorAll("[data-key=lead]").length).toBe(1);
+  });
+
   it("offers the lead on an empty table", () => {
     const svg = drawStraight(create(StraightBoardSchema, {}), new Set(["lead"]));
     expect(tiles(svg)).toEqual([]);
@@ -107,6 +132,24 @@ describe("Streets and Avenues table", () => {
       { key: "a0:-2", spot: avenue(0, -2) },
     ]);
     expect([...svg.querySelectorAll(".end.legal")].map((e) => e.getAttribute("data-end"))).toEqual(["a0:2", "a0:-2"]);
+  });
+});
+
+describe("ghost moves on the Streets table", () => {
+  it("draws each at its spot, upright on an avenue and across on a street", () => {
+    const ghosts = [
+      { key: "a0:2", first: 3, second: 5, kind: "played" as const, title: "played" },
+      { key: "s-1:3", first: 6, second: 0, kind: "best" as const, title: "best" },
+      { key: "nowhere", first: 1, second: 1, kind: "best" as const, title: "not a spot" },
+    ];
+    const svg = drawStreets(create(StreetsBoardSchema, { pieces: [{ spot: avenue(0, 0), tile: tile(2, 4), first: 2 }] }), [], ghosts);
+    expect([...svg.querySelectorAll("g.ghost")].map((g) => g.getAttribute("data-key"))).toEqual(["a0:2", "s-1:3"]);
+    const face = (kind: string) => svg.querySelector(`[data-ghost=${kind}] rect.face`)!;
+    const size = (f: Element) => [Number(f.getAttribute("width")), Number(f.getAttribute("height"))];
+    expect(size(face("played"))[1]).toBeGreaterThan(size(face("played"))[0]);
+    expect(size(face("best"))[0]).toBeGreaterThan(size(face("best"))[1]);
+    expect(Number(face("best").getAttribute("x"))).toBeLessThan(0); // gap -1 lies west of column 0
+    expect(svg.querySelector("[data-ghost=played] g.tile")?.getAttribute("data-tile")).toBe("3-5");
   });
 });
 

@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EstimateSchema, GameReviewSchema, MoveLabel, ReviewProgressSchema } from "../src/gen/clack/v1/replay_service_pb";
-import { decisionPanel, decisionText, decisionsBySequence, estimateText, labelBadge, markChart, progressView, reviewChart, seatsTable } from "../src/review";
+import { decisionGhosts, decisionPanel, decisionText, placement, decisionsBySequence, estimateText, labelBadge, markChart, progressView, reviewChart, seatsTable } from "../src/review";
 
 const est = (mean: number, stderr: number) => ({ mean, stderr });
 const name = (seat: number) => ["ada", "bob"][seat] ?? `seat ${seat}`;
@@ -70,6 +70,24 @@ describe("review words", () => {
     expect(progress.getAttribute("max")).toBe("40");
     expect(bar.textContent).toContain("16 of 40");
     expect(progressView(undefined).querySelector("progress")?.hasAttribute("value")).toBe(false);
+  });
+});
+
+describe("the played and best moves on the board", () => {
+  it("reads a placement from the notation, and nothing from a draw, a pass or a discard", () => {
+    expect(placement("5-3 east@5", "played", "t")).toEqual({ key: "east@5", first: 5, second: 3, kind: "played", title: "t" });
+    expect(placement("6-6", "best", "t")).toEqual({ key: "lead", first: 6, second: 6, kind: "best", title: "t" });
+    expect(placement("3-5 a0:-2", "best", "t")?.key).toBe("a0:-2");
+    for (const other of ["draw", "pass", "discard 4-4"]) expect(placement(other, "best", "t")).toBeNull();
+  });
+
+  it("draws both moves of a decision the engine would have played otherwise, none of a best one", () => {
+    const [, mistake, best, blunder] = review.decisions;
+    expect(decisionGhosts(mistake).map((g) => [g.kind, g.key])).toEqual([["played", "east@5"], ["best", "west@6"]]);
+    expect(decisionGhosts(mistake)[1].title).toBe("the engine's best: 6-5 west@6 (mistake, loss 7.5 ± 2.1)");
+    expect(decisionGhosts(best)).toEqual([]);
+    // A draw places nothing: only the engine's best is drawn.
+    expect(decisionGhosts(blunder).map((g) => g.kind)).toEqual(["best"]);
   });
 });
 

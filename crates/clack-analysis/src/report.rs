@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
+use crate::reviewed::LABELS;
 use crate::stats::{Counts, Estimate};
 use crate::summary::{GroupSummary, Summary};
 
@@ -45,6 +46,9 @@ pub fn html(summary: &Summary, title: &str) -> Result<String, ChartError> {
     }
     if !summary.bots.is_empty() {
         bots_section(&mut out, summary)?;
+    }
+    if !summary.reviews.is_empty() {
+        reviews_section(&mut out, summary);
     }
     out.push_str("</body></html>\n");
     Ok(out)
@@ -129,6 +133,32 @@ fn bots_section(out: &mut String, summary: &Summary) -> Result<(), ChartError> {
         .collect();
     out.push_str(&bar_chart("Mean score by bot version (95% CI)", "score", &scores)?);
     Ok(())
+}
+
+/// The engine's judgement of each player's play and luck, one table per judging level.
+fn reviews_section(out: &mut String, summary: &Summary) {
+    out.push_str("<h2>Engine reviews</h2>\n<p>Loss: points of margin lost per decision against the engine's best action. Luck: points won per game by the deal and the draws.</p>\n<table><tr><th>kind</th><th>judged by</th><th>player</th><th>games</th><th>decisions</th><th>best or good</th>");
+    for label in LABELS {
+        let _ = write!(out, "<th>{label}</th>");
+    }
+    out.push_str("<th>loss per decision</th><th>luck per game</th></tr>\n");
+    for player in &summary.reviews {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>engine:{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td>",
+            escape(&player.kind),
+            escape(&player.level),
+            escape(&player.player),
+            player.games,
+            player.decisions,
+            100.0 * player.accuracy()
+        );
+        for label in LABELS {
+            let _ = write!(out, "<td>{}</td>", player.labels.0.get(label).copied().unwrap_or(0));
+        }
+        let _ = writeln!(out, "<td>{}</td><td>{}</td></tr>", estimate(&player.loss), estimate(&player.luck));
+    }
+    out.push_str("</table>\n");
 }
 
 fn estimate(e: &Estimate) -> String {

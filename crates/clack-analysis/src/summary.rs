@@ -25,6 +25,7 @@ use clack_rules::game::{self, Game};
 use clack_rules::{Seat, streets};
 use serde::Serialize;
 
+use crate::reviewed::{PlayerReview, Reviews};
 use crate::stats::{Counts, Estimate, Moments};
 use crate::verify::{self, Rejections};
 
@@ -33,6 +34,7 @@ use crate::verify::{self, Rejections};
 pub struct Analysis {
     groups: BTreeMap<String, Group>,
     bots: BTreeMap<String, Bot>,
+    reviews: Reviews,
     rejections: Rejections,
 }
 
@@ -84,12 +86,23 @@ impl Analysis {
     /// Folds one game's whole log in. A log that does not replay, or whose game never ended, is
     /// counted as rejected, with its reason, and adds nothing else.
     pub fn add_game(&mut self, events: &[pb::Event]) {
-        if let Err(reason) = self.try_add(events) {
-            self.rejections.add(events, &reason);
+        self.add_reviewed_game(events, None);
+    }
+
+    /// Folds in a game's log, as [`Analysis::add_game`], and the engine's review of it if there
+    /// is one; a review of a game left out is left out with it.
+    pub fn add_reviewed_game(&mut self, events: &[pb::Event], review: Option<&pb::GameReview>) {
+        match self.try_add(events) {
+            Ok(log) => {
+                if let Some(review) = review {
+                    self.reviews.add(&log, review);
+                }
+            }
+            Err(reason) => self.rejections.add(events, &reason),
         }
     }
 
-    fn try_add(&mut self, events: &[pb::Event]) -> Result<(), String> {
+    fn try_add(&mut self, events: &[pb::Event]) -> Result<GameLog, String> {
         let (log, facts) = replay(events)?;
         let created = log.created();
         let options = serde_json::to_string(&created.options).map_err(|e| e.to_string())?;
@@ -106,7 +119,7 @@ impl Analysis {
         });
         group.add(&log, &facts, &sides);
         self.add_bots(&log, &facts, &sides);
-        Ok(())
+        Ok(log)
     }
 
     fn add_bots(&mut self, log: &GameLog, facts: &Facts, sides: &[usize]) {
@@ -146,6 +159,7 @@ impl Analysis {
             mine.faults.merge(&bot.faults);
             mine.decision_ms.merge(&bot.decision_ms);
         }
+        self.reviews.merge(&other.reviews);
         self.rejections.merge(other.rejections);
     }
 
@@ -157,6 +171,7 @@ impl Analysis {
             first_rejections: self.rejections.first().to_vec(),
             groups: self.groups.values().map(Group::summary).collect(),
             bots: self.bots.iter().map(|(key, bot)| bot.summary(key)).collect(),
+            reviews: self.reviews.summary(),
         }
     }
 }
@@ -360,6 +375,9 @@ pub struct Summary {
     pub first_rejections: Vec<String>,
     pub groups: Vec<GroupSummary>,
     pub bots: Vec<BotSummary>,
+    /// What the engine's reviews of the counted games say, per kind, judging level and player
+    /// (empty when no reviews came with the logs).
+    pub reviews: Vec<PlayerReview>,
 }
 
 /// The games of one kind and configuration (every option the same).

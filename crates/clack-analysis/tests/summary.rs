@@ -216,3 +216,70 @@ fn a_game_that_never_ended_is_left_out_and_named() {
     assert_eq!((summary.games, summary.rejected), (3, 1));
     assert_eq!(summary.first_rejections, ["game s2: the game never ended"]);
 }
+
+/// A review of a two-seat game made by hand: each decision is (seat, label index, loss), each
+/// seat's luck is given; the seat totals count the labels as a review would.
+fn review(level: &str, decisions: &[(u32, usize, f64)], luck: [f64; 2]) -> clack_proto::v1::GameReview {
+    use clack_proto::v1 as pb;
+    let estimate = |mean: f64| Some(pb::Estimate { mean, stderr: 0.0 });
+    let seats = (0..2u32)
+        .map(|seat| {
+            let mut labels = vec![0u32; 5];
+            for &(_, label, _) in decisions.iter().filter(|d| d.0 == seat) {
+                labels[label] += 1;
+            }
+            let decisions = labels.iter().sum();
+            pb::SeatReview { seat, decisions, loss: None, luck: estimate(luck[seat as usize]), labels }
+        })
+        .collect();
+    let decisions = decisions
+        .iter()
+        .map(|&(seat, label, loss)| pb::DecisionReview {
+            seat,
+            loss: estimate(loss),
+            label: label as i32 + 1,
+            ..Default::default()
+        })
+        .collect();
+    pb::GameReview { level: level.into(), decisions, seats, ..Default::default() }
+}
+
+#[test]
+fn reviews_are_summed_per_player_kind_and_level_and_follow_their_games() {
+    let games = games();
+    let mut analysis = Analysis::default();
+    // t1: a (seat 0) plays best then a blunder of 20; b one inaccuracy of 3; luck +4 / -4.
+    let t1 = review("fast", &[(0, 0, 0.0), (0, 4, 20.0), (1, 2, 3.0)], [4.0, -4.0]);
+    // t2: b (seat 0) one good move losing 1; a (seat 1) one best move; luck -2 / +2.
+    let t2 = review("fast", &[(0, 1, 1.0), (1, 0, 0.0)], [-2.0, 2.0]);
+    // s1 judged at another level: kept apart. s2's review comes with a log that does not
+    // replay, so it is left out with it.
+    let s1 = review("default", &[(0, 0, 0.0)], [1.0, -1.0]);
+    let mut s2 = games[3].clone();
+    s2.truncate(s2.len() - 1);
+    analysis.add_reviewed_game(&games[0], Some(&t1));
+    analysis.add_reviewed_game(&games[1], Some(&t2));
+    analysis.add_reviewed_game(&games[2], Some(&s1));
+    analysis.add_reviewed_game(&s2, Some(&s1));
+    let summary = analysis.summary();
+    assert_eq!(summary.rejected, 1);
+    let names: Vec<_> =
+        summary.reviews.iter().map(|r| (r.kind.as_str(), r.level.as_str(), r.player.as_str(), r.games)).collect();
+    assert_eq!(
+        names,
+        vec![("straight", "default", "open seats", 2), ("streets", "fast", "a@v1", 2), ("streets", "fast", "b@v1", 2)]
+    );
+    let (a, b) = (&summary.reviews[1], &summary.reviews[2]);
+    assert_eq!(a.decisions, 3);
+    assert_eq!((a.labels.0.get("best"), a.labels.0.get("blunder")), (Some(&2), Some(&1)));
+    close(a.loss, 3, 20.0 / 3.0, 1.96 * (400.0f64 / 3.0 / 3.0).sqrt());
+    close(a.luck, 2, 3.0, 1.96);
+    assert!((a.accuracy() - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(b.decisions, 2);
+    close(b.loss, 2, 2.0, 1.96);
+    close(b.luck, 2, -3.0, 1.96);
+    assert!((b.accuracy() - 0.5).abs() < 1e-12);
+    // The page shows them.
+    let page = report::html(&summary, "t").expect("report");
+    assert!(page.contains("Engine reviews") && page.contains("a@v1") && page.contains("66.7%"), "{page}");
+}

@@ -87,8 +87,8 @@ pub(crate) async fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let analysis = match &args.source.server {
         Some(server) => {
             let mut analysis = Analysis::default();
-            server_games(server, |game, _| {
-                analysis.add_game(&game);
+            server_games(server, |game, review| {
+                analysis.add_reviewed_game(&game, review.as_ref());
                 Ok(())
             })
             .await?;
@@ -120,7 +120,34 @@ pub(crate) async fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             );
         }
     }
+    print_reviews(&summary.reviews);
     Ok(())
+}
+
+/// The engine's reviews per player: how its decisions were labelled, its loss and its luck.
+#[allow(clippy::print_stdout)] // the command's report
+fn print_reviews(reviews: &[clack_analysis::reviewed::PlayerReview]) {
+    for player in reviews {
+        let labels = clack_analysis::reviewed::LABELS
+            .iter()
+            .map(|l| format!("{} {l}", player.labels.0.get(*l).copied().unwrap_or(0)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        println!(
+            "{} reviewed by engine:{}, {}: {} games, {} decisions ({labels}; {:.1}% best or good), \
+             loss {:.2} ± {:.2} points per decision, luck {:+.1} ± {:.1} points per game",
+            player.kind,
+            player.level,
+            player.player,
+            player.games,
+            player.decisions,
+            100.0 * player.accuracy(),
+            player.loss.mean,
+            player.loss.ci95,
+            player.luck.mean,
+            player.luck.ci95
+        );
+    }
 }
 
 fn analyze_files(files: &[PathBuf], threads: Option<usize>) -> anyhow::Result<Analysis> {

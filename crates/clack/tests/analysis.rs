@@ -141,6 +141,9 @@ async fn analyze_and_export_read_the_finished_games_of_a_server() {
     .await
     .expect("joins");
     assert!(said.0.starts_with("3 games in"), "{}", said.0);
+    // The kept review goes into the summary: both open seats' decisions, judged at its level.
+    let judged = format!("streets reviewed by engine:fast, open seats: 2 games, {decisions} decisions");
+    assert!(said.0.contains(&judged), "{}", said.0);
     assert!(said.1.starts_with("3 games written"), "{}", said.1);
     assert!(said.2.starts_with("3 games in"), "{}", said.2);
     assert_eq!(said.3, decisions.to_string(), "one row per decision of the kept review");

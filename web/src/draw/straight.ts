@@ -4,7 +4,7 @@
 import type { StraightBoard } from "../gen/clack/v1/game_service_pb";
 import { Arm } from "../gen/clack/v1/types_pb";
 import { s } from "../dom";
-import { domino } from "./tile";
+import { domino, ghostTile, type Ghost } from "./tile";
 
 const U = 40;
 
@@ -26,8 +26,8 @@ interface OpenEnd extends Box {
   matched: number;
 }
 
-/** Lays out every tile and open end; returns the SVG element. */
-export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = new Set()): SVGSVGElement {
+/** Lays out every tile and open end, and any ghost moves at their ends; returns the SVG element. */
+export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = new Set(), ghosts: Ghost[] = []): SVGSVGElement {
   const layer = s("g", { class: "layout" });
   const ends: OpenEnd[] = [];
   const boxes: Box[] = [];
@@ -38,7 +38,7 @@ export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = 
   const root = board.firstTile;
   if (!root) {
     const box = { x: -1, y: -0.5, w: 2, h: 1 };
-    if (legal.has("lead")) ends.push({ ...box, key: "lead", arm: Arm.UNSPECIFIED, matched: 0 });
+    ends.push({ ...box, key: "lead", arm: Arm.UNSPECIFIED, matched: 0 });
     boxes.push(box);
   } else {
     const double = root.low === root.high;
@@ -114,6 +114,7 @@ export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = 
       ),
     );
   }
+  const shown = ghostLayer(ends, ghosts, boxes);
   // At least 18 squares across, so that the first tiles are not drawn huge.
   const minX = Math.min(-9, ...boxes.map((b) => b.x)) - 0.5;
   const maxX = Math.max(9, ...boxes.map((b) => b.x + b.w)) + 0.5;
@@ -126,6 +127,32 @@ export function drawStraight(board: StraightBoard, legal: ReadonlySet<string> = 
   }) as SVGSVGElement;
   // The count is what a player scores on, so it sits on the table itself.
   const badge = s("text", { class: "count-badge", x: (minX + 0.4) * U, y: (minY + 0.9) * U }, `open-end count ${board.count}`);
-  svg.append(layer, targets, badge);
+  svg.append(layer, targets, shown, badge);
   return svg;
+}
+
+/** One step outward along each arm, for a second ghost at an end that already has one. */
+const OUTWARD: Record<number, [number, number]> = { [Arm.WEST]: [-2, 0], [Arm.EAST]: [2, 0], [Arm.NORTH]: [0, -2], [Arm.SOUTH]: [0, 2] };
+
+/**
+ * The ghost moves, each at its open end with the matching half inward (a lead lies where the
+ * first tile would); a second ghost at the same end is drawn one tile further out. A ghost whose
+ * end is not open on this board is left out.
+ */
+function ghostLayer(ends: OpenEnd[], ghosts: Ghost[], boxes: Box[]): SVGElement {
+  const layer = s("g", { class: "ghosts" });
+  const used = new Set<string>();
+  for (const ghost of ghosts) {
+    const end = ends.find((e) => e.key === ghost.key);
+    if (!end) continue;
+    const [dx, dy] = used.has(ghost.key) ? (OUTWARD[end.arm] ?? [0, 1.25]) : [0, 0];
+    used.add(ghost.key);
+    const box = { x: end.x + dx, y: end.y + dy, w: end.w, h: end.h };
+    boxes.push(box);
+    const other = ghost.first === end.matched ? ghost.second : ghost.first;
+    // Drawn west to east and north to south: the matching half faces the layout.
+    const [a, b] = end.arm === Arm.WEST || end.arm === Arm.NORTH ? [other, end.matched] : end.arm === Arm.UNSPECIFIED ? [ghost.first, ghost.second] : [end.matched, other];
+    layer.append(ghostTile(ghost, a, b, box.x * U, box.y * U, box.h > box.w, U));
+  }
+  return layer;
 }

@@ -5,7 +5,7 @@
 import type { StreetsBoard } from "../gen/clack/v1/game_service_pb";
 import type { Spot } from "../gen/clack/v1/types_pb";
 import { s } from "../dom";
-import { domino } from "./tile";
+import { domino, ghostTile, type Ghost } from "./tile";
 
 const U = 36;
 
@@ -16,11 +16,24 @@ export function spotKey(spot: Spot | undefined): string {
   return "";
 }
 
+type SpotBox = { x: number; y: number; w: number; h: number; vertical: boolean };
+
+/** The rectangle of avenue `column`, `row`, or of street `gap`, `halfRow`. */
+function boxAt(avenue: boolean, a: number, b: number): SpotBox {
+  return avenue ? { x: 3 * a, y: b, w: 1, h: 2, vertical: true } : { x: 3 * a + 1, y: b / 2, w: 2, h: 1, vertical: false };
+}
+
 /** A spot's rectangle in squares: x across (a column is 1 wide, a gap 2), y down in squares. */
-export function spotBox(spot: Spot): { x: number; y: number; w: number; h: number; vertical: boolean } {
-  if (spot.at.case === "avenue") return { x: 3 * spot.at.value.column, y: spot.at.value.row, w: 1, h: 2, vertical: true };
-  if (spot.at.case === "street") return { x: 3 * spot.at.value.gap + 1, y: spot.at.value.halfRow / 2, w: 2, h: 1, vertical: false };
+export function spotBox(spot: Spot): SpotBox {
+  if (spot.at.case === "avenue") return boxAt(true, spot.at.value.column, spot.at.value.row);
+  if (spot.at.case === "street") return boxAt(false, spot.at.value.gap, spot.at.value.halfRow);
   throw new Error("a spot with no place");
+}
+
+/** The rectangle of a spot named as the notation writes it (`a0:2`, `s-1:7`); none for another text. */
+function keyBox(key: string): SpotBox | undefined {
+  const m = /^([as])(-?\d+):(-?\d+)$/.exec(key);
+  return m ? boxAt(m[1] === "a", Number(m[2]), Number(m[3])) : undefined;
 }
 
 /** Half-square cells (column of squares, half-row) covered by a spot. */
@@ -79,10 +92,15 @@ export interface Target {
 
 const BLOCK_COLOURS = ["#f6d8a8", "#c9e4c5", "#cfdcf2", "#f2cfd9", "#e5d6f2", "#d7efe9"];
 
-export function drawStreets(board: StreetsBoard, targets: Target[] = []): SVGSVGElement {
+export function drawStreets(board: StreetsBoard, targets: Target[] = [], ghosts: Ghost[] = []): SVGSVGElement {
   const spots = board.pieces.map((p) => p.spot!).filter(Boolean);
   const blocks = findBlocks(spots);
-  const boxes = [...spots, ...targets.map((t) => t.spot)].map(spotBox);
+  // Ghost moves: the first half north (avenue) or west (street), as the notation writes them.
+  const placed = ghosts.flatMap((g) => {
+    const box = keyBox(g.key);
+    return box ? [{ g, box }] : [];
+  });
+  const boxes = [...[...spots, ...targets.map((t) => t.spot)].map(spotBox), ...placed.map((p) => p.box)];
   if (boxes.length === 0) boxes.push({ x: 0, y: 0, w: 1, h: 2, vertical: true });
   // At least 19 squares across and 12 down, so that the first tiles are not drawn huge.
   const minX = Math.min(-9, ...boxes.map((b) => b.x)) - 1;
@@ -121,10 +139,10 @@ export function drawStreets(board: StreetsBoard, targets: Target[] = []): SVGSVG
     const kind = piece.spot.at.case === "avenue" ? "avenue" : "street";
     pieces.append(domino(piece.first, other, b.x * U, b.y * U, b.vertical, U, { cls: kind, data: { spot: spotKey(piece.spot) } }));
   }
-  const ghosts = s("g", { class: "targets" });
+  const aims = s("g", { class: "targets" });
   for (const t of targets) {
     const b = spotBox(t.spot);
-    ghosts.append(
+    aims.append(
       s(
         "rect",
         { class: "end legal", x: b.x * U + 2, y: b.y * U + 2, width: b.w * U - 4, height: b.h * U - 4, rx: 5, "data-end": t.key },
@@ -132,6 +150,8 @@ export function drawStreets(board: StreetsBoard, targets: Target[] = []): SVGSVG
       ),
     );
   }
-  svg.append(lanes, shaded, pieces, ghosts);
+  const moves = s("g", { class: "ghosts" });
+  for (const { g, box } of placed) moves.append(ghostTile(g, g.first, g.second, box.x * U, box.y * U, box.vertical, U));
+  svg.append(lanes, shaded, pieces, aims, moves);
   return svg;
 }

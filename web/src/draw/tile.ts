@@ -56,6 +56,24 @@ export function domino(first: number, second: number, x: number, y: number, vert
   return g;
 }
 
+/**
+ * A move drawn on the board as a ghost tile beside the real ones: where it goes (an open end's
+ * key, `east@5` or `lead`, or a spot's, `a0:2`), its halves as the move's notation writes them,
+ * and what it is (`played`, `best`), which gives its class and, with `title`, its tooltip.
+ */
+export interface Ghost {
+  key: string;
+  first: number;
+  second: number;
+  kind: "played" | "best";
+  title: string;
+}
+
+/** A ghost domino at (x, y): the tile, outlined and see-through, with its tooltip. */
+export function ghostTile(ghost: Ghost, first: number, second: number, x: number, y: number, vertical: boolean, u: number): SVGElement {
+  return s("g", { class: `ghost ghost-${ghost.kind}`, "data-ghost": ghost.kind, "data-key": ghost.key }, domino(first, second, x, y, vertical, u), s("title", {}, ghost.title));
+}
+
 /** A face-down domino: what the table shows of another seat's tiles. */
 export function back(x: number, y: number, vertical: boolean, u: number): SVGElement {
   const w = vertical ? u : 2 * u;

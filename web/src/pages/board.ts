@@ -5,7 +5,7 @@ import type { Tile } from "../gen/clack/v1/types_pb";
 import { h, s } from "../dom";
 import { drawStraight } from "../draw/straight";
 import { drawStreets, type Target } from "../draw/streets";
-import { back, tileSvg } from "../draw/tile";
+import { back, tileSvg, type Ghost } from "../draw/tile";
 import { tileText } from "../describe";
 
 export function seatName(view: View, seat: number): string {
@@ -20,10 +20,13 @@ export function sideOf(view: View, seat: number): number {
   return view.scores.length < view.seats.length && view.scores.length > 0 ? seat % view.scores.length : seat;
 }
 
-/** The board drawing; `legal` are the keys of the targets to highlight for a selected tile. */
-export function boardSvg(view: View, legal: ReadonlySet<string>, streetsTargets: Target[]): SVGSVGElement | HTMLElement {
-  if (view.board.case === "straight") return drawStraight(view.board.value, legal);
-  if (view.board.case === "streets") return drawStreets(view.board.value, streetsTargets);
+/**
+ * The board drawing; `legal` are the keys of the targets to highlight for a selected tile, and
+ * `ghosts` moves drawn as see-through tiles (the replay's played and best moves).
+ */
+export function boardSvg(view: View, legal: ReadonlySet<string>, streetsTargets: Target[], ghosts: Ghost[] = []): SVGSVGElement | HTMLElement {
+  if (view.board.case === "straight") return drawStraight(view.board.value, legal, ghosts);
+  if (view.board.case === "streets") return drawStreets(view.board.value, streetsTargets, ghosts);
   return h("pre", {}, view.boardText);
 }
 

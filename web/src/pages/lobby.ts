@@ -104,7 +104,13 @@ function gameTable(list: GameSummary[]): HTMLElement {
       "tr",
       { "data-game": g.gameId },
       h("td", {}, h("a", { href }, kindName(g.kind))),
-      h("td", {}, h("span", { class: `status ${statusName(g.status)}` }, statusName(g.status))),
+      h(
+        "td",
+        {},
+        h("span", { class: `status ${statusName(g.status)}` }, statusName(g.status)),
+        // Reviewed by the engine: the replay shows the review at once.
+        g.reviewed.length ? h("span", { class: "chip reviewed", "data-reviewed": g.reviewed.join(" "), title: `reviewed by the engine (${g.reviewed.join(", ")})` }, "reviewed") : null,
+      ),
       h("td", { class: "seat-chips" }, ...seats),
       h("td", { class: "num" }, String(g.sequence)),
       h("td", { class: "muted" }, new Date(Number(g.createdUnixMillis)).toLocaleString()),

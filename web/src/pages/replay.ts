@@ -1,13 +1,16 @@
 // The replay of a finished game: a scrubber and step buttons over GetStateAt, every hand shown,
 // the event list beside the board, and a link to each event (`/replay/<id>?at=<sequence>`).
-// On request, the engine's review of the game (drawn by ../review) over the same scrubber.
+// The engine's review of the game (drawn by ../review) over the same scrubber: shown at once if
+// the server keeps one, else on request; at a decision where the engine preferred another
+// placement, the board is the position before the move with both moves drawn as ghosts.
 import { about, replay, why } from "../api";
 import { eventText, kindName } from "../describe";
 import { fill, h, ready } from "../dom";
 import type { Event as GameEvent } from "../gen/clack/v1/events_pb";
 import type { View } from "../gen/clack/v1/game_service_pb";
 import type { DecisionReview, GameReview } from "../gen/clack/v1/replay_service_pb";
-import { decisionPanel, decisionsBySequence, labelBadge, markChart, progressView, reviewChart, seatsTable } from "../review";
+import { decisionGhosts, decisionPanel, decisionsBySequence, labelBadge, markChart, progressView, reviewChart, seatsTable } from "../review";
+import type { Ghost } from "../draw/tile";
 import { boardFacts, boardSvg, seatName, seatsPanel } from "./board";
 
 export function replayPage(root: HTMLElement, gameId: string, signal: AbortSignal): void {
@@ -20,8 +23,9 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
   const list = h("ol", { class: "events replay-events", "data-testid": "events" });
   const reviewBox = h("section", { class: "review", "data-testid": "review" });
   const decision = h("div", { class: "review-at" });
+  const boardNote = h("div", {});
   const summary = h("div", { class: "review-summary" });
-  root.append(head, controls, reviewBox, h("div", { class: "table-layout" }, h("section", { class: "table-main" }, board, decision, facts, summary), h("aside", { class: "table-side" }, seats, h("h3", {}, "Events"), list)));
+  root.append(head, controls, reviewBox, h("div", { class: "table-layout" }, h("section", { class: "table-main" }, boardNote, board, decision, facts, summary), h("aside", { class: "table-side" }, seats, h("h3", {}, "Events"), list)));
 
   let events: GameEvent[] = [];
   let at = 1;
@@ -43,20 +47,30 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
     if (chart) markChart(chart, at);
     showDecision();
+    // At a reviewed decision where the engine preferred another placement, the board is the one
+    // the mover faced, with the move played and the engine's best drawn on it.
+    const decided = judged.get(at);
+    const ghosts = decided ? decisionGhosts(decided) : [];
     // Only the answer to the latest request is drawn, however fast the scrubber moves.
     const mine = ++ticket;
     try {
-      const reply = await replay.getStateAt({ gameId, sequence: BigInt(at) }, about(gameId, undefined, signal));
+      const sequence = ghosts.length ? at - 1 : at;
+      const reply = await replay.getStateAt({ gameId, sequence: BigInt(sequence) }, about(gameId, undefined, signal));
       if (mine !== ticket || !reply.view) return;
       shown = reply.view;
-      draw(shown);
+      draw(shown, ghosts);
     } catch (e) {
       if (!signal.aborted) fill(board, h("p", { class: "error" }, why(e)));
     }
   }
 
-  function draw(v: View): void {
-    fill(board, boardSvg(v, new Set(), []));
+  function draw(v: View, ghosts: Ghost[]): void {
+    const legend = ghosts.length
+      ? h("p", { class: "ghost-legend muted", "data-testid": "ghost-legend" }, "The board before the move: ", h("span", { class: "ghost-played" }, "played"), " and ", h("span", { class: "ghost-best" }, "the engine's best"), ".")
+      : null;
+    fill(boardNote, legend);
+    fill(board, boardSvg(v, new Set(), [], ghosts));
+    board.dataset.ghosts = String(ghosts.length);
     fill(facts, boardFacts(v));
     fill(seats, seatsPanel(v, undefined, true));
     document.body.dataset.replayAt = String(at);
@@ -66,6 +80,17 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
   function showDecision(): void {
     const d = judged.get(at);
     fill(decision, d ? decisionPanel(d, name) : null);
+  }
+
+  /** Shows the review the server keeps, if it has one; none (or no answer) leaves the button. */
+  async function keptReview(): Promise<void> {
+    try {
+      for await (const reply of replay.reviewGame({ gameId, level: "default", keptOnly: true }, about(gameId, undefined, signal))) {
+        if (reply.body.case === "review") return showReview(reply.body.value);
+      }
+    } catch {
+      // NOT_FOUND: the game has not been reviewed yet, and the button asks for it.
+    }
   }
 
   /** Asks for the review and shows its progress, then the review; a kept one comes at once. */
@@ -96,7 +121,8 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
       const badge = d && labelBadge(d);
       if (badge) li.querySelector("a")?.append(" ", badge);
     }
-    showDecision();
+    // The board at the scrubber gains the ghosts of its decision, if it is one.
+    void show(at, false);
     document.body.dataset.review = "shown";
   }
 
@@ -126,6 +152,7 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     const ask: HTMLButtonElement = h("button", { "data-testid": "review-button", onclick: () => void runReview(ask) }, "Review this game");
     fill(reviewBox, ask, " ", h("span", { class: "muted" }, "The engine judges every decision and weighs every deal and draw; the first time takes a while."));
     await show(Number.isFinite(wanted) ? wanted : events.length, false);
+    await keptReview();
     // Names come with the first view; the list is worded again with them.
     for (const li of list.children) {
       const seq = Number((li as HTMLElement).dataset.seq);
