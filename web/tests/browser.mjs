@@ -381,6 +381,30 @@ await step("replay: review the finished game: progress, then the chart, the mark
   await lobby.close();
 });
 
+await step("replay: the owner of a bot runs one of its decisions again and sees its view, output and cost", async () => {
+  // The Straight game was played against a library bot this browser added, so it is ours.
+  const page = await open(`/replay/${straightId}`);
+  await page.locator("body[data-replay-at]").waitFor();
+  const moves = page.locator(".replay-events li", { hasText: /\(bot\): (?!draw)/ });
+  const seq = await moves.first().getAttribute("data-seq");
+  await moves.first().locator("a").click();
+  await page.locator(`body[data-replay-at='${seq}']`).waitFor();
+  await page.click("[data-testid=explain-button]");
+  const result = page.locator("[data-testid=explain-result]");
+  await result.waitFor({ timeout: 20000 });
+  assert.equal(await result.getAttribute("data-same"), "true", await result.textContent());
+  assert.match(await page.locator("[data-testid=explain-cost]").textContent(), /^[\d,]+ of [\d,]+ operations · \d+\.\d ms/);
+  const view = JSON.parse(await page.locator("[data-testid=explain-view]").textContent());
+  assert.ok(Array.isArray(view.legal) && Array.isArray(view.hand), "the view it was given");
+  console.log(`     event ${seq}: ${(await page.locator("[data-testid=explain-choice]").textContent()).slice(0, 90)}`);
+  // A person's move has no such button.
+  const person = page.locator(".replay-events li", { hasText: /ada: / }).first();
+  await person.locator("a").click();
+  await page.locator(`body[data-replay-at='${await person.getAttribute("data-seq")}']`).waitFor();
+  assert.equal(await page.locator("[data-testid=explain-button]").count(), 0);
+  await page.close();
+});
+
 await step("lobby: lists the games, with filters", async () => {
   const page = await open("/");
   await page.locator("body[data-lobby=loaded]").waitFor();

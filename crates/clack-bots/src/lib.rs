@@ -56,6 +56,9 @@ pub struct Decision {
     /// What the bot printed, capped.
     pub output: String,
     pub elapsed: Duration,
+    /// The Rhai operations it used: unlike the time, the same on every machine, so a decision
+    /// stopped by the operations limit is stopped again when it is run again.
+    pub operations: u64,
 }
 
 /// A compiled bot.
@@ -96,16 +99,16 @@ impl Bot {
     /// Runs `choose` on a view already built (for benchmarks of the call alone).
     pub fn decide_on(&self, engine: &Engine, limits: &Limits, view: Dynamic, legal: usize) -> Decision {
         let started = Instant::now();
-        let (result, deadline, output) = sandbox::guarded(limits, || {
+        let (result, run) = sandbox::guarded(limits, || {
             let mut scope = Scope::new();
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
             engine.call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, "choose", (view,))
         });
         let choice = match result {
             Ok(answer) => index(&answer, legal),
-            Err(error) => Err(fault(*error, deadline)),
+            Err(error) => Err(fault(*error, run.deadline)),
         };
-        Decision { choice, output, elapsed: started.elapsed() }
+        Decision { choice, output: run.output, elapsed: started.elapsed(), operations: run.operations }
     }
 }
 

@@ -39,6 +39,7 @@ thread_local! {
     static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
     static OUTPUT_CAP: Cell<usize> = const { Cell::new(0) };
     static DEADLINE_HIT: Cell<bool> = const { Cell::new(false) };
+    static OPERATIONS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Builds the engine with every limit set.
@@ -67,6 +68,8 @@ pub fn engine(limits: &Limits) -> Engine {
     // Reading the clock costs more than a Rhai operation: look every 256 operations, which still
     // stops a script within microseconds of its deadline.
     engine.on_progress(|operations| {
+        // The count is the decision's cost in operations, the same on every machine.
+        OPERATIONS.with(|count| count.set(operations));
         if operations % 256 != 0 {
             return None;
         }
@@ -97,16 +100,28 @@ fn capture(text: &str) {
     });
 }
 
-/// Runs `f` under a deadline with output capture on this thread; returns its result, whether
-/// the deadline stopped it, and what it printed.
-pub fn guarded<T>(limits: &Limits, f: impl FnOnce() -> T) -> (T, bool, String) {
+/// What a guarded run left besides its result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Run {
+    /// The deadline stopped it.
+    pub deadline: bool,
+    /// What it printed, capped.
+    pub output: String,
+    /// The Rhai operations it used.
+    pub operations: u64,
+}
+
+/// Runs `f` under a deadline with output capture on this thread; returns its result, and
+/// whether the deadline stopped it, what it printed and the operations it used.
+pub fn guarded<T>(limits: &Limits, f: impl FnOnce() -> T) -> (T, Run) {
     DEADLINE.with(|d| d.set(Some(Instant::now() + limits.deadline)));
     DEADLINE_HIT.with(|hit| hit.set(false));
+    OPERATIONS.with(|count| count.set(0));
     OUTPUT_CAP.with(|cap| cap.set(limits.output));
     OUTPUT.with(|out| out.borrow_mut().clear());
     let result = f();
     DEADLINE.with(|d| d.set(None));
-    let hit = DEADLINE_HIT.with(Cell::get);
+    let deadline = DEADLINE_HIT.with(Cell::get);
     let output = OUTPUT.with(|out| std::mem::take(&mut *out.borrow_mut()));
-    (result, hit, output)
+    (result, Run { deadline, output, operations: OPERATIONS.with(Cell::get) })
 }

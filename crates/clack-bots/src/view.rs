@@ -170,6 +170,33 @@ fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> Dynamic) -> Dyn
     Dynamic::from_array(items.into_iter().map(f).collect::<Array>())
 }
 
+/// A value of the view as JSON, as a script reads it: maps as objects, arrays, integers, true
+/// and false, strings, `()` as null, and each record as the map it stands for. It is for a bot's
+/// author looking at what one decision was given.
+pub fn to_json(value: &Dynamic) -> serde_json::Value {
+    use serde_json::Value;
+    let object = |map: &Map| Value::Object(map.iter().map(|(k, v)| (k.to_string(), to_json(v))).collect());
+    if let Some(record) = value.read_lock::<Record>() {
+        return object(&record.to_map());
+    }
+    if let Some(map) = value.read_lock::<Map>() {
+        return object(&map);
+    }
+    if let Some(items) = value.read_lock::<Array>() {
+        return Value::Array(items.iter().map(to_json).collect());
+    }
+    if let Ok(n) = value.as_int() {
+        return Value::from(n);
+    }
+    if let Ok(b) = value.as_bool() {
+        return Value::Bool(b);
+    }
+    if value.is_unit() {
+        return Value::Null;
+    }
+    Value::String(value.to_string())
+}
+
 /// The view of `seat` in `game`, with the legal actions in the game's order (so an index into
 /// `view.legal` is an index into `game.legal_actions()`).
 pub fn view(game: &Game, seat: Seat, history: &[Played]) -> Dynamic {

@@ -90,6 +90,37 @@ fn the_deadline_stops_a_script_that_stays_under_the_operation_limit() {
 }
 
 #[test]
+fn a_decision_counts_its_operations_the_same_every_time_and_stops_at_the_limit() {
+    let limits = Limits { operations: 5_000, deadline: std::time::Duration::from_secs(20), ..Limits::default() };
+    let engine = sandbox::engine(&limits);
+    let (game, seat) = position(Kind::Straight);
+    let counting = Bot::compile(&engine, &limits, "fn choose(view) { let n = 0; for i in 0..100 { n += i; } 0 }");
+    let counting = counting.expect("compiles");
+    let first = counting.decide(&engine, &limits, &game, seat, &[]);
+    assert_eq!(first.choice, Ok(0));
+    assert!(first.operations > 100 && first.operations < limits.operations, "{}", first.operations);
+    assert_eq!(counting.decide(&engine, &limits, &game, seat, &[]).operations, first.operations);
+    let looping = Bot::compile(&engine, &limits, "fn choose(view) { loop { } }").expect("compiles");
+    let stopped = looping.decide(&engine, &limits, &game, seat, &[]);
+    assert_eq!(stopped.choice.map_err(|f| f.reason), Err("operations"));
+    assert!(stopped.operations >= limits.operations, "{}", stopped.operations);
+}
+
+#[test]
+fn the_view_reads_as_json_as_a_script_reads_it() {
+    let (game, seat) = position(Kind::Straight);
+    let json = clack_bots::view::to_json(&clack_bots::view::view(&game, seat, &[]));
+    assert_eq!(json["seat"], u64::from(seat.0));
+    assert_eq!(json["game"], "straight");
+    let legal = json["legal"].as_array().expect("legal");
+    assert_eq!(legal.len(), game.legal_actions().len());
+    // A record reads as the map it stands for.
+    assert!(legal.iter().all(|entry| entry["kind"].is_string() && entry["text"].is_string()), "{legal:?}");
+    let hand = json["hand"].as_array().map_or(0, Vec::len) as u64;
+    assert!(hand > 0 && json["hand_sizes"][usize::from(seat.0)] == hand, "{json}");
+}
+
+#[test]
 fn what_a_bot_prints_is_kept_for_its_author() {
     let limits = Limits::default();
     let engine = sandbox::engine(&limits);

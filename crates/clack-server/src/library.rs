@@ -281,6 +281,21 @@ impl BotLibrary {
         Ok(bot)
     }
 
+    /// Runs a decision of `bot_id` at `version` again, for its owner, on the pool and under the
+    /// limits of every decision. Returns the decision and the limits it ran under.
+    pub(crate) async fn rerun(
+        &self,
+        (bot_id, version): (&str, &str),
+        (game, seat, history): (Game, Seat, Vec<Played>),
+        asker: Asker<'_>,
+    ) -> Result<(clack_bots::Decision, Limits)> {
+        asker.check(Action::ExplainDecision { bot: bot_id, owner: &self.owner(bot_id)? })?;
+        let bot = self.bot(bot_id, version).await?;
+        let (engine, limits) = (self.engine.clone(), self.limits);
+        let decision = self.blocking(move || bot.decide(&engine, &limits, &game, seat, &history)).await?;
+        Ok((decision, limits))
+    }
+
     /// Smoke games against the random bot; the report shows what the bot printed, so only its
     /// owner may ask.
     pub async fn validate(&self, request: pb::ValidateBotRequest, asker: Asker<'_>) -> Result<pb::ValidateBotResponse> {
@@ -627,6 +642,11 @@ fn first_position(kind: Kind) -> (Game, Seat) {
     (game, seat)
 }
 
+/// The public history a bot is shown, from a game's log.
+pub(crate) fn history_of(log: &GameLog) -> Vec<Played> {
+    log.history().iter().map(|&(seat, action, points)| Played { seat, action, points }).collect()
+}
+
 impl BotHost for BotLibrary {
     fn decide<'a>(
         &'a self,
@@ -644,8 +664,7 @@ impl BotHost for BotLibrary {
                 .await
                 .map_err(|e| Fault { reason: "unknown_bot".into(), detail: e.to_string() })?;
             let game = log.game().clone();
-            let history: Vec<Played> =
-                log.history().iter().map(|&(seat, action, points)| Played { seat, action, points }).collect();
+            let history = history_of(log);
             let (engine, limits) = (self.engine.clone(), self.limits);
             let decision = self
                 .blocking(move || bot.decide(&engine, &limits, &game, seat, &history))

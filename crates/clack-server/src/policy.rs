@@ -5,7 +5,7 @@
 //! | health, reflection | anyone | anyone |
 //! | read a finished game (ReplayService) | anyone | anyone |
 //! | create, join, play, watch, list games; list bots, see their statistics; upload a new bot; validate; run matches | anyone | accounts |
-//! | upload a new version of a bot, read its source and output | the bot's owner | the bot's owner |
+//! | upload a new version of a bot, read its source and output, run one of its decisions in a finished game again (ExplainDecision) | the bot's owner | the bot's owner |
 //! | retire a bot or a version | the bot's owner, an admin | the bot's owner, an admin |
 //! | cancel a game before it starts | its creator, an admin | its creator, an admin |
 //! | manage accounts and keys (AdminService) | admins | admins |
@@ -37,6 +37,12 @@ pub enum Action<'a> {
     },
     /// Read a bot's source and what it printed.
     ReadSource {
+        bot: &'a str,
+        owner: &'a Owner,
+    },
+    /// Run one of a bot's decisions again: it shows the bot's view (its hand) and what it
+    /// printed, which are its owner's.
+    ExplainDecision {
         bot: &'a str,
         owner: &'a Owner,
     },
@@ -77,7 +83,9 @@ pub fn check(mode: Mode, caller: &Identity, action: Action<'_>) -> Result<()> {
         Action::Administer => {
             Err(Error::PermissionDenied(format!("managing accounts and keys needs an admin's key, and you are {who}")))
         }
-        Action::UploadVersion { bot, owner } | Action::ReadSource { bot, owner } => {
+        Action::UploadVersion { bot, owner }
+        | Action::ReadSource { bot, owner }
+        | Action::ExplainDecision { bot, owner } => {
             if owner.is(who, token) {
                 Ok(())
             } else {

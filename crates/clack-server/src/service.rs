@@ -400,6 +400,16 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
         let identity = self.gate.admit(&request, Action::Use)?;
         Ok(Response::new(self.library.run_match(request.into_inner(), self.gate.asker(&identity), &self.hub).await?))
     }
+
+    async fn explain_decision(
+        &self,
+        request: Request<pb::ExplainDecisionRequest>,
+    ) -> Reply<pb::ExplainDecisionResponse> {
+        let identity = self.gate.admit(&request, Action::Use)?;
+        self.gate.game(&request, &request.get_ref().game_id)?;
+        let asker = self.gate.asker(&identity);
+        Ok(Response::new(crate::bots::explain::explain(&self.hub, &self.library, request.get_ref(), asker).await?))
+    }
 }
 
 /// Implements `clack.v1.AdminService`: every call needs an admin's key.

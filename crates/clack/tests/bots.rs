@@ -386,3 +386,99 @@ async fn engine_seats_play_either_game_the_same_way_for_the_same_seed() {
     }
     server.stop().await;
 }
+
+/// The events of a finished game.
+async fn events_of(server: &Server, game_id: &str) -> Vec<pb::Event> {
+    let request = pb::GetLogRequest { game_id: game_id.into() };
+    server.replay().await.get_log(request).await.expect("log").into_inner().events
+}
+
+/// Why did my bot do that: a bot's owner runs one of its decisions in a finished game again and
+/// gets the view it saw, what it printed, what it chose and what that cost; a decision stopped
+/// by the operations limit is stopped again at the same count. Nobody else may ask, and
+/// anything but a bot's decision in a finished game is refused with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bots_owner_runs_one_of_its_decisions_again_on_the_view_it_saw() {
+    use clack_store::{Durable, SledStore};
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Durable::new(std::sync::Arc::new(SledStore::open(dir.path()).expect("store")), Durability::Batched)
+        .expect("writer");
+    // A deadline far beyond the operations limit, so that the looping bot always stops on the
+    // operations, as it would on any machine.
+    let limits =
+        clack_bots::Limits { operations: 20_000, deadline: Duration::from_secs(20), ..clack_bots::Limits::default() };
+    let library = clack_server::BotLibrary::open(store.clone(), limits).await.expect("bots");
+    let host: std::sync::Arc<dyn clack_server::bots::BotHost> = library.clone();
+    let hub = clack_server::Hub::open(store, Some(host), clack_server::Limits::default()).await.expect("hub");
+    let server = Server::start_with(hub, Some(library), clack_server::ServeConfig::default()).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let upload = |name: &str, source: &str| pb::UploadBotRequest {
+        name: name.into(),
+        kind: pb::GameKind::Straight as i32,
+        source: source.into(),
+    };
+    let talker = "fn choose(view) { print(`my hand has ${view.hand.len()} tiles`); view.legal.len() - 1 }";
+    let talker = bots.upload_bot(upload("talker", talker)).await.expect("upload").into_inner();
+    let looper = source("tests/hostile/endless-loop.rhai");
+    let looper = bots.upload_bot(upload("looper", &looper)).await.expect("upload").into_inner();
+    let seats = vec![bot_seat("talker", &talker.version), bot_seat("looper", &looper.version)];
+    let options = Some(straight_options(2, 60));
+    let created = games.create_game(pb::CreateGameRequest { options, seats, seed: Some(5) }).await.expect("create");
+    let game_id = created.into_inner().game_id;
+    wait_finished(&mut games, &game_id).await;
+    let events = events_of(&server, &game_id).await;
+    let explain = |sequence: u64, token: &str| {
+        support::owned(pb::ExplainDecisionRequest { game_id: game_id.clone(), sequence }, token)
+    };
+
+    // The talker's third move: the same choice, what it printed, and its view.
+    let moved = events
+        .iter()
+        .filter(|e| matches!(&e.payload, Some(Payload::ActionApplied(a)) if a.seat == 0))
+        .nth(2)
+        .expect("a move of the talker");
+    let told = bots.explain_decision(explain(moved.sequence, &talker.owner_token)).await.expect("explain").into_inner();
+    assert!(told.same && told.fault_reason.is_empty(), "{told:?}");
+    assert_eq!(told.action, told.recorded_action);
+    assert_eq!((told.bot_id.as_str(), told.seat), ("talker", 0));
+    let view: serde_json::Value = serde_json::from_str(&told.view_json).expect("the view is JSON");
+    let legal = view["legal"].as_array().expect("view.legal").len();
+    assert_eq!(told.choice, Some(legal as u32 - 1), "it chose the last legal action");
+    let hand = view["hand"].as_array().expect("view.hand").len();
+    assert_eq!(told.output, format!("my hand has {hand} tiles\n"));
+    assert!(told.operations > 0 && told.operations < limits.operations, "{}", told.operations);
+    assert_eq!((told.max_operations, told.deadline_millis), (20_000, 20_000));
+
+    // The looper's fault, named by the fault or by the move played in its place: stopped by the
+    // operations limit again.
+    let fault =
+        events.iter().find(|e| matches!(&e.payload, Some(Payload::BotFaulted(f)) if f.seat == 1)).expect("a fault");
+    for sequence in [fault.sequence, fault.sequence + 1] {
+        let told = bots.explain_decision(explain(sequence, &looper.owner_token)).await.expect("explain").into_inner();
+        assert_eq!((told.fault_reason.as_str(), told.recorded_fault.as_str()), ("operations", "operations"));
+        assert!(told.same && told.choice.is_none() && told.action.is_empty(), "{told:?}");
+        assert!(told.operations >= limits.operations, "{}", told.operations);
+        assert!(!told.recorded_action.is_empty(), "the move played in the fault's place");
+    }
+
+    // Only the owner: the other bot's owner and a stranger are refused.
+    for token in [talker.owner_token.as_str(), "0".repeat(64).as_str()] {
+        let refused = bots.explain_decision(explain(fault.sequence, token)).await.expect_err("not the owner");
+        assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    }
+    // Not a decision, or no such event: the field is named.
+    for sequence in [0, 1, events.len() as u64 + 1] {
+        let refused = bots.explain_decision(explain(sequence, &talker.owner_token)).await.expect_err("no decision");
+        assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+        assert!(refused.message().contains("sequence"), "{}", refused.message());
+    }
+    // A game still being played shows no one its bot's view.
+    let seats = vec![bot_seat("talker", &talker.version), pb::SeatSpec::default()];
+    let waiting =
+        games.create_game(pb::CreateGameRequest { options: Some(straight_options(2, 60)), seats, seed: None });
+    let waiting = waiting.await.expect("create").into_inner().game_id;
+    let request = support::owned(pb::ExplainDecisionRequest { game_id: waiting, sequence: 1 }, &talker.owner_token);
+    let refused = bots.explain_decision(request).await.expect_err("not finished");
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    server.stop().await;
+}

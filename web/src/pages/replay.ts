@@ -2,7 +2,8 @@
 // the event list beside the board, and a link to each event (`/replay/<id>?at=<sequence>`).
 // The engine's review of the game (drawn by ../review) over the same scrubber: shown at once if
 // the server keeps one, else on request; at a decision where the engine preferred another
-// placement, the board is the position before the move with both moves drawn as ghosts.
+// placement, the board is the position before the move with both moves drawn as ghosts. Beside
+// each decision of a bot the viewer owns, ../explain runs that decision again.
 import { about, replay, why } from "../api";
 import { eventText, kindName } from "../describe";
 import { fill, h, ready } from "../dom";
@@ -11,6 +12,7 @@ import type { View } from "../gen/clack/v1/game_service_pb";
 import type { DecisionReview, GameReview } from "../gen/clack/v1/replay_service_pb";
 import { decisionGhosts, decisionPanel, decisionsBySequence, labelBadge, markChart, progressView, reviewChart, seatsTable } from "../review";
 import type { Ghost } from "../draw/tile";
+import { decisionSeat, explainBox, ownBotSeats } from "../explain";
 import { boardFacts, boardSvg, seatName, seatsPanel } from "./board";
 
 export function replayPage(root: HTMLElement, gameId: string, signal: AbortSignal): void {
@@ -34,6 +36,8 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
   // The review, once asked for: its decisions by event, and its chart to move the marker on.
   let judged = new Map<number, DecisionReview>();
   let chart: SVGSVGElement | undefined;
+  // The seats played by the viewer's own bots: their decisions can be run again.
+  let mine = new Set<number>();
   const name = (seat: number) => (shown ? seatName(shown, seat) : `seat ${seat}`);
   const slider = h("input", { type: "range", min: 1, max: 1, value: 1, "aria-label": "event", "data-testid": "scrubber" });
   const label = h("span", { class: "at", "data-testid": "at" });
@@ -79,7 +83,9 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
 
   function showDecision(): void {
     const d = judged.get(at);
-    fill(decision, d ? decisionPanel(d, name) : null);
+    const seat = decisionSeat(events[at - 1]);
+    const explain = seat !== undefined && mine.has(seat) ? explainBox(gameId, at, signal) : null;
+    fill(decision, d ? decisionPanel(d, name) : null, explain);
   }
 
   /** Shows the review the server keeps, if it has one; none (or no answer) leaves the button. */
@@ -152,6 +158,8 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     const ask: HTMLButtonElement = h("button", { "data-testid": "review-button", onclick: () => void runReview(ask) }, "Review this game");
     fill(reviewBox, ask, " ", h("span", { class: "muted" }, "The engine judges every decision and weighs every deal and draw; the first time takes a while."));
     await show(Number.isFinite(wanted) ? wanted : events.length, false);
+    if (shown) mine = await ownBotSeats(shown, signal);
+    showDecision();
     await keptReview();
     // Names come with the first view; the list is worded again with them.
     for (const li of list.children) {

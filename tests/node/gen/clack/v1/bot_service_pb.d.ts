@@ -535,6 +535,140 @@ export declare type RunMatchResponse = Message<"clack.v1.RunMatchResponse"> & {
 export declare const RunMatchResponseSchema: GenMessage<RunMatchResponse>;
 
 /**
+ * @generated from message clack.v1.ExplainDecisionRequest
+ */
+export declare type ExplainDecisionRequest = Message<"clack.v1.ExplainDecisionRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The decision: the ActionApplied event of a bot's move, or the BotFaulted event of a decision
+   * that failed (the ActionApplied after a fault names the same decision).
+   *
+   * @generated from field: uint64 sequence = 2;
+   */
+  sequence: bigint;
+};
+
+/**
+ * Describes the message clack.v1.ExplainDecisionRequest.
+ * Use `create(ExplainDecisionRequestSchema)` to create a new message.
+ */
+export declare const ExplainDecisionRequestSchema: GenMessage<ExplainDecisionRequest>;
+
+/**
+ * @generated from message clack.v1.ExplainDecisionResponse
+ */
+export declare type ExplainDecisionResponse = Message<"clack.v1.ExplainDecisionResponse"> & {
+  /**
+   * @generated from field: string bot_id = 1;
+   */
+  botId: string;
+
+  /**
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * @generated from field: uint32 seat = 3;
+   */
+  seat: number;
+
+  /**
+   * The view the bot's `choose(view)` was given, as JSON: every field bots/README.md documents.
+   *
+   * @generated from field: string view_json = 4;
+   */
+  viewJson: string;
+
+  /**
+   * What it printed, capped as in play.
+   *
+   * @generated from field: string output = 5;
+   */
+  output: string;
+
+  /**
+   * The index it returned into view.legal, and that action in the text notation; unset and
+   * empty when the decision failed.
+   *
+   * @generated from field: optional uint32 choice = 6;
+   */
+  choice?: number | undefined;
+
+  /**
+   * @generated from field: string action = 7;
+   */
+  action: string;
+
+  /**
+   * Why the decision failed ("operations", "deadline", "error", "bad_answer", ...), and the
+   * details; empty when it chose.
+   *
+   * @generated from field: string fault_reason = 8;
+   */
+  faultReason: string;
+
+  /**
+   * @generated from field: string fault_detail = 9;
+   */
+  faultDetail: string;
+
+  /**
+   * What the run used: Rhai operations, and microseconds on this server now.
+   *
+   * @generated from field: uint64 operations = 10;
+   */
+  operations: bigint;
+
+  /**
+   * @generated from field: uint64 micros = 11;
+   */
+  micros: bigint;
+
+  /**
+   * The limits it ran under.
+   *
+   * @generated from field: uint64 max_operations = 12;
+   */
+  maxOperations: bigint;
+
+  /**
+   * @generated from field: uint64 deadline_millis = 13;
+   */
+  deadlineMillis: bigint;
+
+  /**
+   * What the game recorded at this decision: the action played (after a fault, the first legal
+   * action, played in its place) and the fault's reason, if there was one.
+   *
+   * @generated from field: string recorded_action = 14;
+   */
+  recordedAction: string;
+
+  /**
+   * @generated from field: string recorded_fault = 15;
+   */
+  recordedFault: string;
+
+  /**
+   * The run again agrees with the record: the same action, or a fault for the same reason.
+   *
+   * @generated from field: bool same = 16;
+   */
+  same: boolean;
+};
+
+/**
+ * Describes the message clack.v1.ExplainDecisionResponse.
+ * Use `create(ExplainDecisionResponseSchema)` to create a new message.
+ */
+export declare const ExplainDecisionResponseSchema: GenMessage<ExplainDecisionResponse>;
+
+/**
  * @generated from service clack.v1.BotService
  */
 export declare const BotService: GenService<{
@@ -595,6 +729,20 @@ export declare const BotService: GenService<{
     methodKind: "unary";
     input: typeof RunMatchRequestSchema;
     output: typeof RunMatchResponseSchema;
+  },
+  /**
+   * Runs one decision of a bot in a finished game again, on exactly the view it was given, and
+   * says what it saw, printed and chose and the operations and time it used. Only the bot's
+   * owner may ask (what a bot prints is its owner's). A decision's operations are the same on
+   * every machine, so one stopped by the operations limit is stopped again; only a decision
+   * stopped by the clock may come out otherwise.
+   *
+   * @generated from rpc clack.v1.BotService.ExplainDecision
+   */
+  explainDecision: {
+    methodKind: "unary";
+    input: typeof ExplainDecisionRequestSchema;
+    output: typeof ExplainDecisionResponseSchema;
   },
 }>;
 

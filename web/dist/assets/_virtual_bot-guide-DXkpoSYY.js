@@ -186,6 +186,17 @@ ordinary maps.</p>
 index into <code>view.legal</code> does not stop the game: the server records a <code>BotFaulted</code> event (with a
 short reason: <code>error</code>, <code>operations</code>, <code>deadline</code>, <code>limit</code>, <code>bad_answer</code>, <code>no_choose</code>) and plays the
 first legal action for it. <code>GetBot</code> shows what the bot last printed.</p>
+<p>A decision&#39;s budget is counted in operations as well as time. Operations are the same on every
+machine (a bot has no clock and no random generator; <code>view.nonce</code> comes from the game&#39;s
+history), so a decision that ran out of operations runs out again wherever it is run; only the
+100 ms deadline depends on the machine.</p>
+<h2 id="why-did-my-bot-do-that">Why did my bot do that?</h2>
+<p>For any decision of your bot in a finished game, <code>BotService.ExplainDecision</code> (game id and the
+sequence of the move&#39;s event, or of the <code>BotFaulted</code> event) runs that version again on exactly
+the view it was given and answers with the view (as JSON), what it printed, what it chose (or
+why it failed), the operations and time it used, what the game recorded, and whether the two
+agree. Only the bot&#39;s owner may ask, and only once the game is over. In the web app, the replay
+of a game shows a &quot;Why did my bot do that?&quot; button beside each decision of a bot you own.</p>
 <h2 id="tips">Tips</h2>
 <ul>
 <li><code>for (entry, i) in view.legal</code> gives each entry with its index. A record&#39;s field is made when

@@ -1,7 +1,10 @@
 //! Seats played by bots. The server asks a [`BotHost`] for a decision whenever a bot seat is to
 //! move. A decision that fails in any way (an error, a limit, the deadline, an answer that is not
 //! a legal action) never stops the game: it is recorded as a `BotFaulted` event, and the first
-//! legal action is played in its place.
+//! legal action is played in its place. [`explain`] runs one decision of a finished game again
+//! for the bot's owner.
+
+pub mod explain;
 
 use std::future::Future;
 use std::pin::Pin;
