@@ -59,6 +59,17 @@ pub struct Standing {
     pub win_ci95: f64,
 }
 
+/// How the games of a match are dealt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Deals {
+    /// The games of one rotation of the seats share a seed: every entrant plays every deal from
+    /// every seat, and the luck of the deal cancels out of the standings.
+    #[default]
+    Duplicate,
+    /// Every game has its own seed (seats still rotate). For measuring what duplicate deals save.
+    Independent,
+}
+
 /// Elo's K factor per pairwise result.
 const K: f64 = 16.0;
 
@@ -69,6 +80,7 @@ pub struct Match {
     options: Options,
     entrants: Vec<Entrant>,
     seed: u64,
+    deals: Deals,
     played: u32,
     scores: Vec<Vec<f64>>,
     /// Each entrant's win share in each deal played so far.
@@ -89,6 +101,7 @@ impl Match {
             options,
             entrants,
             seed,
+            deals: Deals::Duplicate,
             played: 0,
             scores: vec![Vec::new(); n],
             deal_wins: vec![Vec::new(); n],
@@ -97,14 +110,24 @@ impl Match {
         }
     }
 
+    /// The same match dealt as `deals` says.
+    pub fn dealt(mut self, deals: Deals) -> Match {
+        self.deals = deals;
+        self
+    }
+
     /// The next game to play: its seed and which entrant takes each seat (rotated by one seat
-    /// from the last game). The games of one rotation share a seed: one deal, every seat.
+    /// from the last game). With duplicate deals the games of one rotation share a seed: one
+    /// deal, every seat.
     pub fn next_game(&self) -> NextGame {
         let n = self.entrants.len();
         let game_index = self.played;
         // Seat s is played by entrant (s + game_index) mod n.
         let seats = (0..n).map(|seat| (seat + game_index as usize) % n).collect();
-        let deal = u64::from(game_index) / n as u64;
+        let deal = match self.deals {
+            Deals::Duplicate => u64::from(game_index) / n as u64,
+            Deals::Independent => u64::from(game_index),
+        };
         NextGame { index: game_index, seed: self.seed.wrapping_add(deal), seats }
     }
 
@@ -149,9 +172,15 @@ impl Match {
         self.played += 1;
     }
 
+    /// The games counted so far.
+    pub fn played(&self) -> u32 {
+        self.played
+    }
+
     /// Each entrant's results so far, in the order of the entrants.
-    pub fn standings(mut self) -> Vec<Standing> {
-        for (who, standing) in self.standings.iter_mut().enumerate() {
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut standings = self.standings.clone();
+        for (who, standing) in standings.iter_mut().enumerate() {
             let (mean, ci) = mean_ci95(&self.scores[who]);
             standing.mean_score = mean;
             standing.score_ci95 = ci;
@@ -166,22 +195,20 @@ impl Match {
                 self.total_time[who] / u32::try_from(standing.decisions).unwrap_or(u32::MAX)
             };
         }
-        self.standings
+        standings
     }
 }
 
-/// Plays `games` games of `options` between `entrants` (one per seat), rotating seats every game;
-/// game `i` is dealt from `seed + i`. `progress` is told after each game.
+/// Plays `games` games of `options` between `entrants` (one per seat), rotating seats every game,
+/// dealt from `seed` as `deals` says. `progress` is told after each game.
 pub fn play_match(
-    engine: &Engine,
-    limits: &Limits,
+    (engine, limits): (&Engine, &Limits),
     options: Options,
     entrants: &[Entrant],
-    games: u32,
-    seed: u64,
+    (games, seed, deals): (u32, u64, Deals),
     mut progress: impl FnMut(u32),
 ) -> Vec<Standing> {
-    let mut played = Match::new(options, entrants.to_vec(), seed);
+    let mut played = Match::new(options, entrants.to_vec(), seed).dealt(deals);
     for game_index in 0..games {
         played.play_next(engine, limits);
         progress(game_index + 1);

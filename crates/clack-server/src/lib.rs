@@ -17,6 +17,7 @@ pub mod engines;
 pub mod error;
 pub mod hub;
 pub mod library;
+pub mod matches;
 pub mod metrics;
 pub mod play;
 pub mod policy;
@@ -163,7 +164,8 @@ pub async fn serve(
         .add_service(ReplayServiceServer::new(service::ReplayApi { hub: hub.clone(), gate: gate.clone() }))
         .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone(), hub: hub.clone() }));
     if let Some(library) = bots {
-        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate, hub: hub.clone() }));
+        let matches = matches::Matches::open(hub.clone(), library.clone(), grace_watch.clone()).await?;
+        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate, hub: hub.clone(), matches }));
     }
     let inner = web::Inner {
         deadline: deadline::DeadlineLayer { timeout: config.request_timeout },

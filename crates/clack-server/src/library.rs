@@ -7,11 +7,9 @@
 //! [`crate::quota`].
 //!
 //! Decisions run on tokio's blocking threads, at most one per core at a time (a fair
-//! semaphore), so scripts never stall the async runtime and never crowd out request handling. A
-//! match takes the pool one game at a time, so the bots of ordinary games get their turns between
-//! its games. Each match game is played through its own `GameLog` and stored by the hub as an
-//! ordinary finished game, owned by whoever ran the match, so it replays and verifies like any
-//! other (`RunMatchResponse.match_games` lists them).
+//! semaphore), so scripts never stall the async runtime and never crowd out request handling.
+//! Matches ([`crate::matches`]) take the pool one game at a time, so the bots of ordinary games
+//! get their turns between a match's games.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -19,7 +17,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-use clack_bots::arena::{Entrant, GameResult, Match, Player, play_match};
+use clack_bots::arena::{Deals, Entrant, Player, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox, version_of};
 use clack_log::GameLog;
 use clack_log::convert::{FieldError, kind_to_proto};
@@ -34,7 +32,6 @@ use tokio::sync::Semaphore;
 use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
 use crate::bots::{BotHost, Decision, Fault};
 use crate::error::{Error, Result};
-use crate::hub::Hub;
 use crate::metrics::BotFigures;
 use crate::policy::{self, Action};
 use crate::quota::{Counted, Meter};
@@ -105,7 +102,7 @@ impl Drop for Waiting<'_> {
 }
 
 /// Rating of a version nobody has played yet.
-const START_RATING: f64 = 1500.0;
+pub(crate) const START_RATING: f64 = 1500.0;
 
 impl BotLibrary {
     /// Loads every bot summary from the store.
@@ -241,7 +238,7 @@ impl BotLibrary {
     }
 
     /// The version asked for, or the newest, if it may still play.
-    fn resolve_playable(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
+    pub(crate) fn resolve_playable(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
         let (summary, version) = self.resolve(bot_id, version)?;
         let retired = summary.retired || summary.versions.iter().any(|v| v.version == version && v.retired);
         if retired {
@@ -251,7 +248,7 @@ impl BotLibrary {
     }
 
     /// The version asked for, or the newest.
-    fn resolve(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
+    pub(crate) fn resolve(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
         let summary = self.summary(bot_id)?;
         let version = match version {
             Some(v) if summary.versions.iter().any(|x| x.version == v) => v.to_owned(),
@@ -271,7 +268,7 @@ impl BotLibrary {
         String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))
     }
 
-    async fn bot(&self, bot_id: &str, version: &str) -> Result<Arc<Bot>> {
+    pub(crate) async fn bot(&self, bot_id: &str, version: &str) -> Result<Arc<Bot>> {
         let key = (bot_id.to_owned(), version.to_owned());
         if let Some(bot) = read(&self.compiled).get(&key) {
             return Ok(bot.clone());
@@ -279,6 +276,11 @@ impl BotLibrary {
         let bot = Arc::new(self.compile(&self.source(bot_id, version).await?)?);
         write(&self.compiled).insert(key, bot.clone());
         Ok(bot)
+    }
+
+    /// The engine and limits every decision runs under.
+    pub(crate) fn runner(&self) -> (Arc<Engine>, Limits) {
+        (self.engine.clone(), self.limits)
     }
 
     /// Runs a decision of `bot_id` at `version` again, for its owner, on the pool and under the
@@ -322,8 +324,9 @@ impl BotLibrary {
             rating: START_RATING,
         }));
         let (engine, limits) = (self.engine.clone(), self.limits);
-        let standings =
-            self.blocking(move || play_match(&engine, &limits, options, &entrants, games, 1, |_| {})).await?;
+        let standings = self
+            .blocking(move || play_match((&engine, &limits), options, &entrants, (games, 1, Deals::Duplicate), |_| {}))
+            .await?;
         let mine = &standings[0];
         // One more decision, to show the author what the bot prints.
         let (game, seat) = first_position(kind);
@@ -350,7 +353,7 @@ impl BotLibrary {
         (self.threads - self.pool.available_permits(), self.waiting.load(Ordering::Relaxed))
     }
 
-    async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    pub(crate) async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
         let waiting = Waiting::new(&self.waiting);
         let permit = self.pool.acquire().await;
         drop(waiting);
@@ -405,108 +408,13 @@ impl BotLibrary {
         self.save(&summary).await
     }
 
-    /// Plays a match: each game is played to its end through its own [`GameLog`] (so its
-    /// events are made exactly as a hub game's are) and stored as an ordinary finished game,
-    /// owned by whoever ran the match, before the next one starts. The arena's [`Match`] rotates
-    /// the seats and keeps the standings and ratings.
-    pub async fn run_match(
-        &self,
-        request: pb::RunMatchRequest,
-        asker: Asker<'_>,
-        hub: &Hub,
-    ) -> Result<pb::RunMatchResponse> {
-        let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
-        // Every seat of a match is a bot, and bot seats are never clocked: a time control asks
-        // for nothing here, and the games are created without one.
-        if request.entrants.len() != usize::from(options.players()) {
-            return Err(FieldError::new("entrants", format!("one per seat: {}", options.players())).into());
-        }
-        if request.games == 0 {
-            return Err(FieldError::new("games", "at least 1").into());
-        }
-        let mut entrants = Vec::new();
-        let mut seated = Vec::new();
-        for (i, entrant) in request.entrants.iter().enumerate() {
-            let field = format!("entrants[{i}]");
-            if crate::engines::is_engine(&entrant.bot_id) {
-                let version = entrant.version.as_deref().unwrap_or_default();
-                let level = crate::engines::check(&entrant.bot_id, version).map_err(|e| e.about(&field))?;
-                entrants.push(Entrant {
-                    label: level.seat_name(),
-                    player: Player::Engine(level),
-                    rating: START_RATING,
-                });
-                seated.push(Seated {
-                    player: Sitter::Engine(level),
-                    bot_id: level.seat_name(),
-                    version: clack_engine::VERSION.to_owned(),
-                });
-                continue;
-            }
-            let (summary, version) =
-                self.resolve_playable(&entrant.bot_id, entrant.version.as_deref()).map_err(|e| e.about(&field))?;
-            if summary.kind != kind_to_proto(options.kind()) as i32 {
-                return Err(FieldError::new(field, "plays the other game").into());
-            }
-            let rating = summary.versions.iter().find(|v| v.version == version).map_or(START_RATING, |v| v.rating);
-            let bot = self.bot(&summary.bot_id, &version).await?;
-            entrants.push(Entrant {
-                label: format!("{}@{version}", summary.bot_id),
-                player: Player::Script((*bot).clone()),
-                rating,
-            });
-            seated.push(Seated { player: Sitter::Script(bot), bot_id: summary.bot_id.clone(), version });
-        }
-        asker.meter.match_games(&asker.identity.who, request.games)?;
-        let who = &asker.identity.who;
-        let (owner, owner_token) = new_owner(asker.identity)?;
-        let owner = OwnerRecord::new(&owner, who);
-        let mut played = Match::new(options, entrants, request.seed.unwrap_or(0));
-        let mut match_games = Vec::new();
-        for _ in 0..request.games {
-            let next = played.next_game();
-            let seats: Vec<Seated> = next.seats.iter().map(|&entrant| seated[entrant].clone()).collect();
-            let specs = seats.iter().map(Seated::spec).collect();
-            let (log, events) = GameLog::create(&hub.new_game_id(), options, specs, next.seed, crate::now())?;
-            // One game per turn on the pool, so that ordinary games' bots are not kept waiting
-            // for the whole match.
-            let (engine, limits) = (self.engine.clone(), self.limits);
-            let (log, events, result) =
-                self.blocking(move || play_out(&engine, &limits, log, events, &seats)).await??;
-            hub.store_played(&log, events, &owner).await?;
-            tracing::debug!(game = log.id(), index = next.index, "match game stored");
-            match_games.push(crate::view::summary(&log));
-            played.record(&next, &result);
-        }
-        let standings = played.standings();
-        let mut results = Vec::new();
-        for (entrant, standing) in seated.iter().zip(&standings) {
-            // An engine keeps no statistics in the library: it is not an uploaded bot.
-            if matches!(entrant.player, Sitter::Script(_)) {
-                self.record(&entrant.bot_id, &entrant.version, standing).await?;
-            }
-            results.push(pb::EntrantResult {
-                bot_id: entrant.bot_id.clone(),
-                version: entrant.version.clone(),
-                wins: standing.wins,
-                mean_score: standing.mean_score,
-                score_ci95: standing.score_ci95,
-                faults: standing.faults,
-                mean_decision_micros: standing.mean_decision.as_secs_f64() * 1e6,
-                rating: standing.rating,
-            });
-        }
-        tracing::info!(games = request.games, by = %who, "match played");
-        Ok(pb::RunMatchResponse {
-            games: request.games,
-            results,
-            match_games,
-            owner_token: owner_token.unwrap_or_default(),
-        })
-    }
-
     /// Adds a match's results to a version's statistics and keeps its new rating.
-    async fn record(&self, bot_id: &str, version: &str, standing: &clack_bots::arena::Standing) -> Result<()> {
+    pub(crate) async fn record(
+        &self,
+        bot_id: &str,
+        version: &str,
+        standing: &clack_bots::arena::Standing,
+    ) -> Result<()> {
         let mut summary = self.summary(bot_id)?;
         if let Some(v) = summary.versions.iter_mut().find(|v| v.version == version) {
             let decisions_before = v.games as f64;
@@ -536,91 +444,6 @@ impl BotLibrary {
         }
         action.map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })
     }
-}
-
-/// Who plays a seat of a match game.
-#[derive(Clone)]
-enum Sitter {
-    Script(Arc<Bot>),
-    Engine(clack_engine::Level),
-}
-
-/// A bot version, or an engine level, at a match's table.
-#[derive(Clone)]
-struct Seated {
-    player: Sitter,
-    bot_id: String,
-    version: String,
-}
-
-impl Seated {
-    fn spec(&self) -> pb::SeatSpec {
-        let bot = pb::BotSeat { bot_id: self.bot_id.clone(), version: self.version.clone() };
-        pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Bot(bot)) }
-    }
-}
-
-/// Plays a match game to its end through its log, every seat a bot (`seats`, by seat), and
-/// returns the log, all its events and the result. A decision that fails is recorded as a
-/// `BotFaulted` event and the first legal action is played, as for a bot seat of a hub game.
-fn play_out(
-    engine: &Engine,
-    limits: &Limits,
-    mut log: GameLog,
-    mut events: Vec<pb::Event>,
-    seats: &[Seated],
-) -> Result<(GameLog, Vec<pb::Event>, GameResult)> {
-    let mut result = GameResult::new(seats.len());
-    let mut history: Vec<Played> = Vec::new();
-    while let Some(seat) = log.to_move() {
-        let new = &log.history()[history.len()..];
-        history.extend(new.iter().map(|&(seat, action, points)| Played { seat, action, points }));
-        let s = seat.index();
-        let sitting = seats.get(s).ok_or_else(|| Error::Internal(format!("no bot at seat {s}")))?;
-        let legal = log.game().legal_actions();
-        let (chosen, elapsed) = match &sitting.player {
-            Sitter::Script(bot) => {
-                let decision = bot.decide(engine, limits, log.game(), seat, &history);
-                let chosen = match decision.choice {
-                    Ok(index) => {
-                        legal.get(index).copied().ok_or(("bad_answer".to_owned(), "no such legal action".to_owned()))
-                    }
-                    Err(fault) => Err((fault.reason.to_owned(), fault.detail)),
-                };
-                (chosen, decision.elapsed)
-            }
-            Sitter::Engine(level) => {
-                let (action, elapsed) = crate::engines::decide(log.game().options(), log.steps(), *level, log.seed());
-                (action.map_err(|e| ("error".to_owned(), e.to_string())), elapsed)
-            }
-        };
-        result.decisions[s] += 1;
-        result.time[s] += elapsed;
-        let action = match chosen {
-            Ok(action) => action,
-            Err((reason, detail)) => {
-                result.faults[s] += 1;
-                let fault = pb::BotFaulted {
-                    seat: u32::from(seat.0),
-                    bot_id: sitting.bot_id.clone(),
-                    version: sitting.version.clone(),
-                    reason,
-                    detail,
-                };
-                events.push(log.fault(fault, crate::now()));
-                *legal.first().ok_or_else(|| Error::Internal(format!("seat {s} is to act with no legal action")))?
-            }
-        };
-        let made = log
-            .perform(seat, action, crate::now())
-            .map_err(|e| Error::Internal(format!("a legal action was refused in a match game: {e}")))?;
-        events.extend(made);
-    }
-    if log.status() != clack_log::Status::Finished {
-        return Err(Error::Internal(format!("match game {} stopped before its end", log.id())));
-    }
-    result.finish(log.game());
-    Ok((log, events, result))
 }
 
 /// The first position of a game where a seat is to move.

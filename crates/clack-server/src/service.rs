@@ -183,6 +183,11 @@ impl GameService for GameApi {
 
     async fn list_games(&self, request: Request<pb::ListGamesRequest>) -> Reply<pb::ListGamesResponse> {
         self.gate.admit(&request, Action::Use)?;
+        if !request.get_ref().match_id.is_empty() {
+            // A match lives on the shard that started it, as a game does.
+            self.gate.game(&request, &request.get_ref().match_id)?;
+            return Ok(Response::new(crate::matches::list_games(&self.hub, request.get_ref()).await?));
+        }
         if self.shards.local_only(request.metadata()) {
             return Ok(Response::new(self.hub.list(request.get_ref()).await?));
         }
@@ -366,6 +371,8 @@ pub struct BotApi {
     pub gate: Gate,
     /// Where a match's games are stored.
     pub hub: Arc<Hub>,
+    /// The matches being played in the background.
+    pub matches: Arc<crate::matches::Matches>,
 }
 
 #[tonic::async_trait]
@@ -398,7 +405,21 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
 
     async fn run_match(&self, request: Request<pb::RunMatchRequest>) -> Reply<pb::RunMatchResponse> {
         let identity = self.gate.admit(&request, Action::Use)?;
-        Ok(Response::new(self.library.run_match(request.into_inner(), self.gate.asker(&identity), &self.hub).await?))
+        Ok(Response::new(self.matches.run_to_end(request.into_inner(), self.gate.asker(&identity)).await?))
+    }
+
+    async fn start_match(&self, request: Request<pb::StartMatchRequest>) -> Reply<pb::StartMatchResponse> {
+        let identity = self.gate.admit(&request, Action::Use)?;
+        Ok(Response::new(self.matches.start(request.into_inner(), self.gate.asker(&identity)).await?))
+    }
+
+    type WatchMatchStream = EventStream<pb::WatchMatchResponse>;
+
+    async fn watch_match(&self, request: Request<pb::WatchMatchRequest>) -> Reply<Self::WatchMatchStream> {
+        self.gate.admit(&request, Action::Use)?;
+        let id = self.gate.game(&request, &request.get_ref().match_id)?;
+        let replies = self.matches.watch(id).await?;
+        Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))
     }
 
     async fn explain_decision(

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use clack_bots::arena::{Entrant, Player, play_match};
+use clack_bots::arena::{Deals, Entrant, Player, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox};
 use clack_engine::Level;
 use clack_rules::game::{Game, Turn};
@@ -116,9 +116,19 @@ pub(crate) struct ArenaArgs {
     games: u32,
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// How games are dealt: `duplicate` (each deal played once from every seat, so the luck of
+    /// the deal cancels) or `independent` (every game its own deal; for comparison).
+    #[arg(long, value_enum, default_value = "duplicate")]
+    deals: DealsArg,
     /// Ratings kept across matches: read before, written after (`label rating` lines).
     #[arg(long)]
     ratings: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum DealsArg {
+    Duplicate,
+    Independent,
 }
 
 fn read_ratings(path: Option<&Path>) -> anyhow::Result<HashMap<String, f64>> {
@@ -155,16 +165,24 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let started = std::time::Instant::now();
-    let standings = play_match(&engine, &limits, options, &entrants, args.games, args.seed, |done| {
+    let deals = match args.deals {
+        DealsArg::Duplicate => Deals::Duplicate,
+        DealsArg::Independent => Deals::Independent,
+    };
+    let standings = play_match((&engine, &limits), options, &entrants, (args.games, args.seed, deals), |done| {
         bar.set_position(u64::from(done))
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     println!(
-        "{} games of {} in {seconds:.2} s ({:.1} games/s), duplicate deals: each deal played once from every seat",
+        "{} games of {} in {seconds:.2} s ({:.1} games/s), {}",
         args.games,
         kind(args.table.game).name(),
-        f64::from(args.games) / seconds
+        f64::from(args.games) / seconds,
+        match deals {
+            Deals::Duplicate => "duplicate deals: each deal played once from every seat",
+            Deals::Independent => "independent deals: every game its own deal, seats rotated",
+        }
     );
     println!(
         "{:<32} {:>6} {:>16} {:>16} {:>7} {:>13} {:>8}",

@@ -189,3 +189,145 @@ async fn engine_players_enter_matches() {
     assert!(refused.message().contains("entrants[0]"), "{}", refused.message());
     server.stop().await;
 }
+
+/// Uploads greedy and random Straight bots; returns the entrants of a match between them.
+async fn greedy_and_random(
+    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<tonic::transport::Channel>,
+) -> (Vec<pb::MatchEntrant>, String) {
+    let mut token = String::new();
+    for (name, path) in [("greedy", "bots/straight-greedy.rhai"), ("random", "bots/straight-random.rhai")] {
+        let upload =
+            pb::UploadBotRequest { name: name.into(), kind: pb::GameKind::Straight as i32, source: source(path) };
+        let request = if token.is_empty() { tonic::Request::new(upload) } else { owned(upload, &token) };
+        let uploaded = bots.upload_bot(request).await.expect("upload").into_inner();
+        if token.is_empty() {
+            token = uploaded.owner_token;
+        }
+    }
+    let entrant = |bot_id: &str| pb::MatchEntrant { bot_id: bot_id.into(), version: None };
+    (vec![entrant("greedy"), entrant("random")], token)
+}
+
+/// Follows a match to its end; returns every progress message.
+async fn watch_to_end(
+    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<tonic::transport::Channel>,
+    match_id: &str,
+) -> Vec<pb::WatchMatchResponse> {
+    let request = pb::WatchMatchRequest { match_id: match_id.into() };
+    let mut stream = bots.watch_match(request).await.expect("watch").into_inner();
+    let mut seen = Vec::new();
+    while let Some(progress) = stream.message().await.expect("progress") {
+        seen.push(progress);
+    }
+    seen
+}
+
+/// A started match answers at once with its id; its games play in the background, a watcher
+/// sees each one end with the standings so far, and `ListGames` pages through its games in the
+/// order played. A version retired during the match plays it out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_started_match_plays_in_the_background_and_is_watched_to_its_end() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let (entrants, token) = greedy_and_random(&mut bots).await;
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 100)), entrants, games: 6, seed: Some(11) };
+    let started = bots.start_match(owned(request, &token)).await.expect("start").into_inner();
+    assert!(started.owner_token.is_empty(), "the owner's token was sent: no new one");
+    let retire = pb::RetireBotRequest { bot_id: "greedy".into(), version: None };
+    bots.retire_bot(owned(retire, &token)).await.expect("retire");
+
+    let seen = watch_to_end(&mut bots, &started.match_id).await;
+    let last = seen.last().expect("progress");
+    assert_eq!(last.status, pb::MatchStatus::Finished as i32, "{last:?}");
+    assert_eq!((last.games, last.done), (6, 6));
+    let done: Vec<u32> = seen.iter().map(|p| p.done).collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "progress only grows: {done:?}");
+    assert_eq!(last.standings.len(), 2);
+    let wins: u32 = last.standings.iter().map(|s| s.wins).sum();
+    assert!((6..=12).contains(&wins), "every game has a winner: {wins}");
+    assert!(last.standings.iter().all(|s| (0.0..=1.0).contains(&s.win_share) && s.win_ci95 >= 0.0));
+    // Watched again once over: the same standings at once.
+    let again = watch_to_end(&mut bots, &started.match_id).await;
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].standings, last.standings);
+
+    // Its games, in the order played, two pages; each rotation of two games shares a deal.
+    let page = |token: &str| pb::ListGamesRequest {
+        page_size: 4,
+        page_token: token.into(),
+        match_id: started.match_id.clone(),
+        ..pb::ListGamesRequest::default()
+    };
+    let first = games.list_games(page("")).await.expect("list").into_inner();
+    let second = games.list_games(page(&first.next_page_token)).await.expect("list").into_inner();
+    assert_eq!((first.games.len(), second.games.len()), (4, 2));
+    assert!(second.next_page_token.is_empty());
+    let listed: Vec<&pb::GameSummary> = first.games.iter().chain(&second.games).collect();
+    assert_eq!(last.last_game.as_ref().map(|g| &g.game_id), listed.last().map(|g| &g.game_id));
+    assert!(listed.iter().all(|g| g.status == pb::GameStatus::Finished as i32));
+    let mut replay = server.replay().await;
+    let mut seeds = Vec::new();
+    for game in &listed {
+        let log = replay.get_log(pb::GetLogRequest { game_id: game.game_id.clone() }).await.expect("log");
+        let Some(Payload::GameCreated(created)) = log.into_inner().events[0].payload.clone() else { panic!("created") };
+        seeds.push(created.seed.expect("a seed"));
+    }
+    assert_eq!(seeds, vec![11, 11, 12, 12, 13, 13], "duplicate deals");
+
+    // Bad requests: a filter beside the match, an unknown match.
+    let mut mixed = page("");
+    mixed.status = pb::GameStatus::Finished as i32;
+    assert_eq!(games.list_games(mixed).await.expect_err("mixed").code(), Code::InvalidArgument);
+    let unknown = pb::WatchMatchRequest { match_id: "main_nomatch".into() };
+    assert_eq!(bots.watch_match(unknown).await.expect_err("unknown").code(), Code::NotFound);
+    let none =
+        pb::StartMatchRequest { options: Some(straight_options(2, 100)), entrants: Vec::new(), games: 2, seed: None };
+    let refused = bots.start_match(none).await.expect_err("no entrants");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(refused.message().contains("entrants"), "{}", refused.message());
+    server.stop().await;
+}
+
+/// A `clack serve` process killed in the middle of a match resumes it when it starts again:
+/// the match ends with every game played once and counted once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_resumes_where_it_stopped_after_the_server_is_killed() {
+    use clack_proto::v1::bot_service_client::BotServiceClient;
+    use clack_proto::v1::game_service_client::GameServiceClient;
+    let dir = tempfile::tempdir().expect("dir");
+    let (mut child, url) = support::spawn_server(dir.path(), &[], &[]);
+    let mut bots = BotServiceClient::connect(url.clone()).await.expect("connect");
+    let (entrants, token) = greedy_and_random(&mut bots).await;
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 250)), entrants, games: 40, seed: Some(5) };
+    let started = bots.start_match(owned(request, &token)).await.expect("start").into_inner();
+    let request = pb::WatchMatchRequest { match_id: started.match_id.clone() };
+    let mut stream = bots.watch_match(request).await.expect("watch").into_inner();
+    let mut before = 0;
+    while let Some(progress) = stream.message().await.expect("progress") {
+        before = progress.done;
+        if before >= 3 {
+            break;
+        }
+    }
+    assert!((3..40).contains(&before), "killed in the middle of the match: {before}");
+    child.kill().expect("SIGKILL");
+    child.wait().expect("gone");
+
+    let (mut child, url) = support::spawn_server(dir.path(), &[], &[]);
+    let mut bots = BotServiceClient::connect(url.clone()).await.expect("connect");
+    let seen = watch_to_end(&mut bots, &started.match_id).await;
+    let last = seen.last().expect("progress");
+    assert_eq!((last.status, last.done), (pb::MatchStatus::Finished as i32, 40), "{last:?}");
+    assert!(seen[0].done >= before, "it resumed after the games it had recorded");
+    assert!(last.standings.iter().all(|s| s.wins <= 40));
+    let mut games = GameServiceClient::connect(url).await.expect("connect");
+    let list = pb::ListGamesRequest { page_size: 100, match_id: started.match_id.clone(), ..Default::default() };
+    let listed = games.list_games(list).await.expect("list").into_inner().games;
+    let ids: std::collections::HashSet<&str> = listed.iter().map(|g| g.game_id.as_str()).collect();
+    assert_eq!((listed.len(), ids.len()), (40, 40), "every game once");
+    let stats = bots.get_bot(pb::GetBotRequest { bot_id: "greedy".into(), version: None }).await.expect("get");
+    let version = &stats.into_inner().bot.expect("summary").versions[0];
+    assert_eq!(version.games, 40, "the match is counted once in the bot's statistics");
+    child.kill().expect("stop");
+}

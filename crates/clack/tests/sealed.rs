@@ -66,7 +66,7 @@ async fn list_games_refuses_a_page_token_it_did_not_give() {
         page_size: 2,
         page_token: page_token.to_owned(),
         kind: kind as i32,
-        status: 0,
+        ..pb::ListGamesRequest::default()
     };
     let first = client.list_games(request("", pb::GameKind::Straight)).await.expect("first").into_inner();
     assert_eq!(first.games.len(), 2);

@@ -112,12 +112,9 @@ fn recorded(events: &[pb::Event], sequence: u64) -> Result<Recorded> {
                 applied: Some(*applied),
                 fault: fault.reason.clone(),
             }),
-            _ => Ok(Recorded {
-                before: index,
-                seat: seat(applied.seat)?,
-                applied: Some(*applied),
-                fault: String::new(),
-            }),
+            _ => {
+                Ok(Recorded { before: index, seat: seat(applied.seat)?, applied: Some(*applied), fault: String::new() })
+            }
         },
         _ => Err(not_a_decision()),
     }

@@ -12,7 +12,7 @@
 // @generated from file clack/v1/bot_service.proto (package clack.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 import type { GameKind, GameOptions } from "./types_pb.js";
 import type { GameSummary } from "./game_service_pb.js";
@@ -443,6 +443,133 @@ export declare type RunMatchRequest = Message<"clack.v1.RunMatchRequest"> & {
 export declare const RunMatchRequestSchema: GenMessage<RunMatchRequest>;
 
 /**
+ * @generated from message clack.v1.StartMatchRequest
+ */
+export declare type StartMatchRequest = Message<"clack.v1.StartMatchRequest"> & {
+  /**
+   * @generated from field: clack.v1.GameOptions options = 1;
+   */
+  options?: GameOptions | undefined;
+
+  /**
+   * One per seat.
+   *
+   * @generated from field: repeated clack.v1.MatchEntrant entrants = 2;
+   */
+  entrants: MatchEntrant[];
+
+  /**
+   * At least 1, and at most the server's ceiling per call (as RunMatch).
+   *
+   * @generated from field: uint32 games = 3;
+   */
+  games: number;
+
+  /**
+   * @generated from field: optional uint64 seed = 4;
+   */
+  seed?: bigint | undefined;
+};
+
+/**
+ * Describes the message clack.v1.StartMatchRequest.
+ * Use `create(StartMatchRequestSchema)` to create a new message.
+ */
+export declare const StartMatchRequestSchema: GenMessage<StartMatchRequest>;
+
+/**
+ * @generated from message clack.v1.StartMatchResponse
+ */
+export declare type StartMatchResponse = Message<"clack.v1.StartMatchResponse"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * As RunMatchResponse.owner_token: set only for an anonymous caller that sent no owner token.
+   *
+   * @generated from field: string owner_token = 2;
+   */
+  ownerToken: string;
+};
+
+/**
+ * Describes the message clack.v1.StartMatchResponse.
+ * Use `create(StartMatchResponseSchema)` to create a new message.
+ */
+export declare const StartMatchResponseSchema: GenMessage<StartMatchResponse>;
+
+/**
+ * @generated from message clack.v1.WatchMatchRequest
+ */
+export declare type WatchMatchRequest = Message<"clack.v1.WatchMatchRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message clack.v1.WatchMatchRequest.
+ * Use `create(WatchMatchRequestSchema)` to create a new message.
+ */
+export declare const WatchMatchRequestSchema: GenMessage<WatchMatchRequest>;
+
+/**
+ * @generated from message clack.v1.WatchMatchResponse
+ */
+export declare type WatchMatchResponse = Message<"clack.v1.WatchMatchResponse"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * @generated from field: clack.v1.MatchStatus status = 2;
+   */
+  status: MatchStatus;
+
+  /**
+   * Games asked for, and games played so far.
+   *
+   * @generated from field: uint32 games = 3;
+   */
+  games: number;
+
+  /**
+   * @generated from field: uint32 done = 4;
+   */
+  done: number;
+
+  /**
+   * Each entrant's results so far, in the order the entrants were given; win shares count only
+   * deals played from every seat.
+   *
+   * @generated from field: repeated clack.v1.EntrantResult standings = 5;
+   */
+  standings: EntrantResult[];
+
+  /**
+   * The game that ended last, if any.
+   *
+   * @generated from field: clack.v1.GameSummary last_game = 6;
+   */
+  lastGame?: GameSummary | undefined;
+
+  /**
+   * @generated from field: string error = 7;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message clack.v1.WatchMatchResponse.
+ * Use `create(WatchMatchResponseSchema)` to create a new message.
+ */
+export declare const WatchMatchResponseSchema: GenMessage<WatchMatchResponse>;
+
+/**
  * @generated from message clack.v1.EntrantResult
  */
 export declare type EntrantResult = Message<"clack.v1.EntrantResult"> & {
@@ -487,6 +614,19 @@ export declare type EntrantResult = Message<"clack.v1.EntrantResult"> & {
    * @generated from field: double rating = 8;
    */
   rating: number;
+
+  /**
+   * The share of games won (a shared win counts as a share), averaged per deal, and the
+   * half-width of its 95% confidence interval over deals.
+   *
+   * @generated from field: double win_share = 9;
+   */
+  winShare: number;
+
+  /**
+   * @generated from field: double win_ci95 = 10;
+   */
+  winCi95: number;
 };
 
 /**
@@ -669,6 +809,38 @@ export declare type ExplainDecisionResponse = Message<"clack.v1.ExplainDecisionR
 export declare const ExplainDecisionResponseSchema: GenMessage<ExplainDecisionResponse>;
 
 /**
+ * @generated from enum clack.v1.MatchStatus
+ */
+export enum MatchStatus {
+  /**
+   * @generated from enum value: MATCH_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: MATCH_STATUS_RUNNING = 1;
+   */
+  RUNNING = 1,
+
+  /**
+   * @generated from enum value: MATCH_STATUS_FINISHED = 2;
+   */
+  FINISHED = 2,
+
+  /**
+   * It stopped before its last game: `error` says why.
+   *
+   * @generated from enum value: MATCH_STATUS_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum clack.v1.MatchStatus.
+ */
+export declare const MatchStatusSchema: GenEnum<MatchStatus>;
+
+/**
  * @generated from service clack.v1.BotService
  */
 export declare const BotService: GenService<{
@@ -721,7 +893,9 @@ export declare const BotService: GenService<{
   /**
    * Plays games between bot versions with seats rotated, and reports the results. Every game is
    * stored as an ordinary finished game (the reply lists them), so it can be replayed, verified
-   * and exported like any other; the games belong to whoever ran the match.
+   * and exported like any other; the games belong to whoever ran the match. It is StartMatch
+   * followed by waiting for the match's end: the match goes on if the call is cut off, and
+   * WatchMatch follows it. New clients should call StartMatch and WatchMatch.
    *
    * @generated from rpc clack.v1.BotService.RunMatch
    */
@@ -729,6 +903,29 @@ export declare const BotService: GenService<{
     methodKind: "unary";
     input: typeof RunMatchRequestSchema;
     output: typeof RunMatchResponseSchema;
+  },
+  /**
+   * Starts a match and answers at once with its id. Its games play in the background on the
+   * bots' pool, one at a time between ordinary games' bot moves, each dealt once per rotation of
+   * the seats (duplicate deals); a restarted server resumes every match that had not ended.
+   * Validation and quotas are RunMatch's.
+   *
+   * @generated from rpc clack.v1.BotService.StartMatch
+   */
+  startMatch: {
+    methodKind: "unary";
+    input: typeof StartMatchRequestSchema;
+    output: typeof StartMatchResponseSchema;
+  },
+  /**
+   * A match's progress: where it stands now, then again after every game, until it ends.
+   *
+   * @generated from rpc clack.v1.BotService.WatchMatch
+   */
+  watchMatch: {
+    methodKind: "server_streaming";
+    input: typeof WatchMatchRequestSchema;
+    output: typeof WatchMatchResponseSchema;
   },
   /**
    * Runs one decision of a bot in a finished game again, on exactly the view it was given, and

@@ -433,6 +433,14 @@ export declare type ListGamesRequest = Message<"clack.v1.ListGamesRequest"> & {
    * @generated from field: clack.v1.GameStatus status = 4;
    */
   status: GameStatus;
+
+  /**
+   * Only the games of this match (BotService.StartMatch), in the order they were played; kind
+   * and status must then be left unspecified.
+   *
+   * @generated from field: string match_id = 5;
+   */
+  matchId: string;
 };
 
 /**

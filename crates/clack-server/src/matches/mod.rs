@@ -1,0 +1,400 @@
+//! Matches that outlive a request: `BotService.StartMatch`, `WatchMatch` and `RunMatch`, and
+//! `GameService.ListGames` by match.
+//!
+//! A match is a record in the store, `match/{id}` ([`MatchRecord`]), and a task that plays its
+//! games one at a time on the bots' pool ([`table`]). The record holds the request with every
+//! entrant pinned to a version and the rating it started with, whose the games are, and each
+//! game played with its result; it is written when the match starts and after every game. A
+//! server that starts finds every match that had not ended and resumes it after its last
+//! recorded game. The standings are rebuilt from the recorded results, so nothing is counted
+//! twice; a game cut off by the stop was never recorded, and is played again from its seed (had
+//! it been stored but not yet recorded, it stays in the store as a finished game outside the
+//! match). When the last game is recorded the match is marked finished, and then its standings
+//! are added to its bots' statistics: a stop between the two loses that match's statistics
+//! rather than counting them twice. A server shutting down lets the game in play finish and
+//! starts no other; the match resumes at the next start.
+//!
+//! The games of one rotation of the seats share a seed (duplicate deals, see
+//! `clack_bots::arena`). A bot version retired during a match plays the match out: retiring
+//! stops new seats and new matches, not games already owed.
+//!
+//! Who may start a match is who may run one, under the same quota of games per call; anyone may
+//! watch a match or list its games, as anyone may list games.
+
+pub(crate) mod table;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use clack_bots::arena::{GameResult, Match};
+use clack_log::convert::{FieldError, options_from_proto};
+use clack_proto::v1 as pb;
+use clack_rules::Seat;
+use prost::Message;
+use tokio::sync::{mpsc, watch};
+use tonic::Status;
+
+use crate::access::{OwnerRecord, new_owner};
+use crate::error::{Error, Result};
+use crate::hub::Hub;
+use crate::library::{Asker, BotLibrary};
+use table::Table;
+
+/// The store's prefix of match records.
+const PREFIX: &str = "match/";
+
+/// A match as stored under `match/{id}`.
+#[derive(Clone, PartialEq, Message)]
+pub struct MatchRecord {
+    #[prost(string, tag = "1")]
+    pub match_id: String,
+    /// The request, every entrant's version pinned.
+    #[prost(message, optional, tag = "2")]
+    pub request: Option<pb::StartMatchRequest>,
+    /// Each entrant's rating when the match started.
+    #[prost(double, repeated, tag = "3")]
+    pub ratings: Vec<f64>,
+    /// Whose the match's games are.
+    #[prost(message, optional, tag = "4")]
+    pub owner: Option<OwnerRecord>,
+    /// The games played, in order.
+    #[prost(message, repeated, tag = "5")]
+    pub games: Vec<PlayedGame>,
+    /// A `pb::MatchStatus`.
+    #[prost(int32, tag = "6")]
+    pub status: i32,
+    #[prost(string, tag = "7")]
+    pub error: String,
+}
+
+/// One game of a match and its result, seat by seat.
+#[derive(Clone, PartialEq, Message)]
+pub struct PlayedGame {
+    #[prost(string, tag = "1")]
+    pub game_id: String,
+    #[prost(uint32, repeated, tag = "2")]
+    pub winners: Vec<u32>,
+    #[prost(double, repeated, tag = "3")]
+    pub scores: Vec<f64>,
+    #[prost(uint64, repeated, tag = "4")]
+    pub faults: Vec<u64>,
+    #[prost(uint64, repeated, tag = "5")]
+    pub decisions: Vec<u64>,
+    /// Each seat's decision time, in nanoseconds (exact: standings rebuilt from the record
+    /// are the standings reported while the match played).
+    #[prost(uint64, repeated, tag = "6")]
+    pub nanos: Vec<u64>,
+}
+
+impl PlayedGame {
+    fn of(game_id: String, result: &GameResult) -> PlayedGame {
+        PlayedGame {
+            game_id,
+            winners: result.winners.iter().map(|s| u32::from(s.0)).collect(),
+            scores: result.scores.clone(),
+            faults: result.faults.clone(),
+            decisions: result.decisions.clone(),
+            nanos: result.time.iter().map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)).collect(),
+        }
+    }
+
+    fn result(&self) -> GameResult {
+        GameResult {
+            winners: self.winners.iter().filter_map(|&s| u8::try_from(s).ok().map(Seat)).collect(),
+            scores: self.scores.clone(),
+            faults: self.faults.clone(),
+            decisions: self.decisions.clone(),
+            time: self.nanos.iter().map(|&n| std::time::Duration::from_nanos(n)).collect(),
+        }
+    }
+}
+
+/// The matches being played, each with the latest word on its progress.
+pub struct Matches {
+    hub: Arc<Hub>,
+    library: Arc<BotLibrary>,
+    running: Mutex<HashMap<String, watch::Receiver<pb::WatchMatchResponse>>>,
+    /// Turns true when the server starts to shut down: no new game starts after it.
+    closing: watch::Receiver<bool>,
+}
+
+impl std::fmt::Debug for Matches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Matches").finish_non_exhaustive()
+    }
+}
+
+impl Matches {
+    /// The matches of `hub`'s store; every one that had not ended is resumed.
+    pub async fn open(hub: Arc<Hub>, library: Arc<BotLibrary>, closing: watch::Receiver<bool>) -> Result<Arc<Matches>> {
+        let matches = Arc::new(Matches { hub, library, running: Mutex::default(), closing });
+        for (key, bytes) in matches.hub.store().scan(PREFIX).await? {
+            match MatchRecord::decode(bytes.as_slice()) {
+                Ok(record) if record.status == pb::MatchStatus::Running as i32 => matches.resume(record).await,
+                Ok(_) => {}
+                Err(error) => tracing::error!(key, %error, "a match record does not decode; left as it is"),
+            }
+        }
+        Ok(matches)
+    }
+
+    /// Checks a request, records the match and starts playing it.
+    pub async fn start(
+        self: &Arc<Self>,
+        request: pb::StartMatchRequest,
+        asker: Asker<'_>,
+    ) -> Result<pb::StartMatchResponse> {
+        let options = options_from_proto(request.options.as_ref())?;
+        if request.games == 0 {
+            return Err(FieldError::new("games", "at least 1").into());
+        }
+        let table = Table::check(&self.library, options, &request.entrants, None).await?;
+        asker.meter.match_games(&asker.identity.who, request.games)?;
+        let (owner, owner_token) = new_owner(asker.identity)?;
+        let record = MatchRecord {
+            match_id: self.hub.new_game_id(),
+            request: Some(pb::StartMatchRequest { entrants: table.pinned(), ..request }),
+            ratings: table.entrants.iter().map(|e| e.rating).collect(),
+            owner: Some(OwnerRecord::new(&owner, &asker.identity.who)),
+            games: Vec::new(),
+            status: pb::MatchStatus::Running as i32,
+            error: String::new(),
+        };
+        self.save(&record).await?;
+        tracing::info!(r#match = %record.match_id, games = record.request.as_ref().map_or(0, |r| r.games), by = %asker.identity.who, "match started");
+        let match_id = record.match_id.clone();
+        self.spawn(record, table);
+        Ok(pb::StartMatchResponse { match_id, owner_token: owner_token.unwrap_or_default() })
+    }
+
+    /// Picks a stored match up where it stopped; one that cannot be (a bot gone from the store)
+    /// is marked failed with the reason.
+    async fn resume(self: &Arc<Self>, mut record: MatchRecord) {
+        let request = record.request.clone().unwrap_or_default();
+        let checked = match options_from_proto(request.options.as_ref()) {
+            Ok(options) => Table::check(&self.library, options, &request.entrants, Some(&record.ratings)).await,
+            Err(e) => Err(e.into()),
+        };
+        match checked {
+            Ok(table) => {
+                tracing::info!(r#match = %record.match_id, done = record.games.len(), "match resumed");
+                self.spawn(record, table);
+            }
+            Err(error) => {
+                tracing::error!(r#match = %record.match_id, %error, "a match cannot resume");
+                record.status = pb::MatchStatus::Failed as i32;
+                record.error = format!("it could not resume after a restart: {error}");
+                if let Err(error) = self.save(&record).await {
+                    tracing::error!(r#match = %record.match_id, %error, "a match record could not be written");
+                }
+            }
+        }
+    }
+
+    /// Starts the task that plays the rest of the match.
+    fn spawn(self: &Arc<Self>, record: MatchRecord, table: Table) {
+        let request = record.request.clone().unwrap_or_default();
+        let mut played = Match::new(table.options, table.entrants.clone(), request.seed.unwrap_or(0));
+        for game in &record.games {
+            let next = played.next_game();
+            played.record(&next, &game.result());
+        }
+        let (progress, receiver) = watch::channel(report(&record, &table, &played, None));
+        self.running.lock().unwrap_or_else(PoisonError::into_inner).insert(record.match_id.clone(), receiver);
+        let matches = self.clone();
+        tokio::spawn(async move { matches.run(record, table, played, progress).await });
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        mut record: MatchRecord,
+        table: Table,
+        mut played: Match,
+        progress: watch::Sender<pb::WatchMatchResponse>,
+    ) {
+        if let Err(error) = self.play(&mut record, &table, &mut played, &progress).await {
+            tracing::warn!(r#match = %record.match_id, %error, "match failed");
+            record.status = pb::MatchStatus::Failed as i32;
+            record.error = error.to_string();
+            if let Err(error) = self.save(&record).await {
+                tracing::error!(r#match = %record.match_id, %error, "a match record could not be written");
+            }
+            progress.send_modify(|p| {
+                p.status = record.status;
+                p.error = record.error.clone();
+            });
+        }
+        self.running.lock().unwrap_or_else(PoisonError::into_inner).remove(&record.match_id);
+    }
+
+    /// Plays the games still owed, recording each, then marks the match finished and counts it.
+    async fn play(
+        &self,
+        record: &mut MatchRecord,
+        table: &Table,
+        played: &mut Match,
+        progress: &watch::Sender<pb::WatchMatchResponse>,
+    ) -> Result<()> {
+        let games = record.request.as_ref().map_or(0, |r| r.games);
+        let owner = record.owner.clone().unwrap_or_default();
+        while played.played() < games {
+            if *self.closing.borrow() {
+                tracing::info!(r#match = %record.match_id, done = played.played(), "match paused for shutdown");
+                return Ok(());
+            }
+            let next = played.next_game();
+            let (summary, result) = table.play(&self.library, &self.hub, &next, &owner).await?;
+            played.record(&next, &result);
+            record.games.push(PlayedGame::of(summary.game_id.clone(), &result));
+            self.save(record).await?;
+            progress.send_replace(report(record, table, played, Some(summary)));
+        }
+        record.status = pb::MatchStatus::Finished as i32;
+        self.save(record).await?;
+        table.count(&self.library, &played.standings()).await?;
+        progress.send_modify(|p| p.status = record.status);
+        tracing::info!(r#match = %record.match_id, games, "match played");
+        Ok(())
+    }
+
+    async fn save(&self, record: &MatchRecord) -> Result<()> {
+        self.hub.store().put(&format!("{PREFIX}{}", record.match_id), record.encode_to_vec()).await?;
+        Ok(())
+    }
+
+    /// A match's progress now, and then after each game until it ends.
+    pub async fn watch(
+        &self,
+        match_id: &str,
+    ) -> Result<mpsc::Receiver<std::result::Result<pb::WatchMatchResponse, Status>>> {
+        let (sender, replies) = mpsc::channel(4);
+        let running = self.running.lock().unwrap_or_else(PoisonError::into_inner).get(match_id).cloned();
+        let Some(mut watching) = running else {
+            let record = stored(&self.hub, match_id).await?;
+            let _ = sender.send(Ok(self.ended(&record).await)).await;
+            return Ok(replies);
+        };
+        tokio::spawn(async move {
+            loop {
+                let now = watching.borrow_and_update().clone();
+                let over = now.status != pb::MatchStatus::Running as i32;
+                if sender.send(Ok(now)).await.is_err() || over || watching.changed().await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(replies)
+    }
+
+    /// The progress of a match no task plays: its standings from the record.
+    async fn ended(&self, record: &MatchRecord) -> pb::WatchMatchResponse {
+        let request = record.request.clone().unwrap_or_default();
+        let table = match options_from_proto(request.options.as_ref()) {
+            Ok(options) => Table::check(&self.library, options, &request.entrants, Some(&record.ratings)).await,
+            Err(e) => Err(e.into()),
+        };
+        let Ok(table) = table else {
+            return pb::WatchMatchResponse { games: request.games, done: record.games.len() as u32, ..header(record) };
+        };
+        let mut played = Match::new(table.options, table.entrants.clone(), request.seed.unwrap_or(0));
+        for game in &record.games {
+            let next = played.next_game();
+            played.record(&next, &game.result());
+        }
+        let last = match record.games.last() {
+            Some(game) => self.hub.store().summary(&game.game_id).await.ok().flatten(),
+            None => None,
+        };
+        report(record, &table, &played, last)
+    }
+
+    /// Starts a match and waits for its end: `RunMatch`, for the clients that call it.
+    pub async fn run_to_end(
+        self: &Arc<Self>,
+        request: pb::RunMatchRequest,
+        asker: Asker<'_>,
+    ) -> Result<pb::RunMatchResponse> {
+        let start = pb::StartMatchRequest {
+            options: request.options,
+            entrants: request.entrants,
+            games: request.games,
+            seed: request.seed,
+        };
+        let started = self.start(start, asker).await?;
+        let mut progress = self.watch(&started.match_id).await?;
+        let mut last = None;
+        while let Some(reply) = progress.recv().await {
+            last = Some(reply.map_err(|s| Error::Internal(s.message().to_owned()))?);
+        }
+        let last = last.ok_or_else(|| Error::Internal("the match sent no progress".into()))?;
+        if last.status != pb::MatchStatus::Finished as i32 {
+            return Err(Error::Internal(format!("match {} stopped: {}", started.match_id, last.error)));
+        }
+        let record = stored(&self.hub, &started.match_id).await?;
+        let mut match_games = Vec::new();
+        for game in &record.games {
+            match_games.extend(self.hub.store().summary(&game.game_id).await?);
+        }
+        Ok(pb::RunMatchResponse {
+            games: last.games,
+            results: last.standings,
+            match_games,
+            owner_token: started.owner_token,
+        })
+    }
+}
+
+/// The record of match `match_id`.
+async fn stored(hub: &Hub, match_id: &str) -> Result<MatchRecord> {
+    let bytes = hub.store().get(&format!("{PREFIX}{match_id}")).await?;
+    let bytes = bytes.ok_or_else(|| Error::NotFound(format!("no match {match_id}")))?;
+    MatchRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("match {match_id} does not decode: {e}")))
+}
+
+fn header(record: &MatchRecord) -> pb::WatchMatchResponse {
+    pb::WatchMatchResponse {
+        match_id: record.match_id.clone(),
+        status: record.status,
+        error: record.error.clone(),
+        ..pb::WatchMatchResponse::default()
+    }
+}
+
+/// Where a match stands.
+fn report(
+    record: &MatchRecord,
+    table: &Table,
+    played: &Match,
+    last_game: Option<pb::GameSummary>,
+) -> pb::WatchMatchResponse {
+    pb::WatchMatchResponse {
+        games: record.request.as_ref().map_or(0, |r| r.games),
+        done: played.played(),
+        standings: table.results(&played.standings()),
+        last_game,
+        ..header(record)
+    }
+}
+
+/// `ListGames` by match: the match's games in the order played, paged by their place in it.
+pub async fn list_games(hub: &Hub, request: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse> {
+    if request.kind != 0 || request.status != 0 {
+        return Err(FieldError::new("match_id", "lists a match's games: leave kind and status unspecified").into());
+    }
+    if request.page_size > 100 {
+        return Err(FieldError::new("page_size", "at most 100").into());
+    }
+    let record = stored(hub, &request.match_id).await?;
+    let from: usize = match request.page_token.as_str() {
+        "" => 0,
+        token => token.parse().map_err(|_| FieldError::new("page_token", "not a token of this listing"))?,
+    };
+    let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
+    let mut games = Vec::new();
+    for game in record.games.iter().skip(from).take(size) {
+        games.extend(hub.store().summary(&game.game_id).await?);
+    }
+    let next = from + size;
+    let next_page_token = if next < record.games.len() { next.to_string() } else { String::new() };
+    Ok(pb::ListGamesResponse { games, next_page_token })
+}
