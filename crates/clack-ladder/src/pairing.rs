@@ -27,7 +27,7 @@ pub fn next_table(candidates: &[Candidate], seats: usize, round: u64) -> Option<
     let mut others: Vec<usize> = (0..candidates.len()).filter(|&i| i != focus).collect();
     others.sort_by(|&a, &b| distance(a).total_cmp(&distance(b)).then(a.cmp(&b)));
     let mut table = vec![focus];
-    if round % ANCHOR_EVERY == 0
+    if round.is_multiple_of(ANCHOR_EVERY)
         && let Some(&anchor) = others.iter().find(|&&i| candidates[i].anchor)
     {
         table.push(anchor);

@@ -16,6 +16,7 @@ pub mod deadline;
 pub mod engines;
 pub mod error;
 pub mod hub;
+pub mod ladder;
 pub mod library;
 pub mod matches;
 pub mod metrics;
@@ -61,6 +62,8 @@ pub struct ServeConfig {
     pub metrics: Option<Arc<metrics::Metrics>>,
     /// Whether the web app is served on the same port (gRPC-Web is served either way).
     pub web_app: bool,
+    /// The ladder's settings when it runs; `None` keeps the boards readable but plays nothing.
+    pub ladder: Option<ladder::LadderSettings>,
 }
 
 impl Default for ServeConfig {
@@ -72,6 +75,7 @@ impl Default for ServeConfig {
             peers: Vec::new(),
             metrics: None,
             web_app: true,
+            ladder: None,
         }
     }
 }
@@ -165,7 +169,10 @@ pub async fn serve(
         .add_service(AdminServiceServer::new(service::AdminApi { gate: gate.clone(), hub: hub.clone() }));
     if let Some(library) = bots {
         let matches = matches::Matches::open(hub.clone(), library.clone(), grace_watch.clone()).await?;
-        grpc = grpc.add_service(BotServiceServer::new(service::BotApi { library, gate, hub: hub.clone(), matches }));
+        let ladder =
+            ladder::Ladder::open(hub.clone(), library.clone(), config.ladder.clone(), grace_watch.clone()).await?;
+        let bots = service::BotApi { library, gate, hub: hub.clone(), matches, ladder };
+        grpc = grpc.add_service(BotServiceServer::new(bots));
     }
     let inner = web::Inner {
         deadline: deadline::DeadlineLayer { timeout: config.request_timeout },

@@ -373,6 +373,18 @@ impl BotLibrary {
         Ok(pb::ListBotsResponse { bots })
     }
 
+    /// Every version that may take a seat in a game of `kind` (neither it nor its bot retired),
+    /// as (bot, version), in the order of bots' names then uploads.
+    pub(crate) fn active_versions(&self, kind: Kind) -> Vec<(String, String)> {
+        let mut active: Vec<(String, String)> = read(&self.bots)
+            .values()
+            .filter(|b| !b.retired && b.kind == kind_to_proto(kind) as i32)
+            .flat_map(|b| b.versions.iter().filter(|v| !v.retired).map(|v| (b.bot_id.clone(), v.version.clone())))
+            .collect();
+        active.sort();
+        active
+    }
+
     /// A bot's summary for anyone; its source and output only for its owner.
     pub async fn get(&self, request: &pb::GetBotRequest, asker: Asker<'_>) -> Result<pb::GetBotResponse> {
         let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;

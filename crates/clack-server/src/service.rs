@@ -373,6 +373,8 @@ pub struct BotApi {
     pub hub: Arc<Hub>,
     /// The matches being played in the background.
     pub matches: Arc<crate::matches::Matches>,
+    /// The ladders' boards (and, with `--ladder`, the task that plays them).
+    pub ladder: Arc<crate::ladder::Ladder>,
 }
 
 #[tonic::async_trait]
@@ -411,6 +413,19 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
     async fn start_match(&self, request: Request<pb::StartMatchRequest>) -> Reply<pb::StartMatchResponse> {
         let identity = self.gate.admit(&request, Action::Use)?;
         Ok(Response::new(self.matches.start(request.into_inner(), self.gate.asker(&identity)).await?))
+    }
+
+    async fn get_leaderboard(&self, request: Request<pb::GetLeaderboardRequest>) -> Reply<pb::GetLeaderboardResponse> {
+        self.gate.admit(&request, Action::Use)?;
+        Ok(Response::new(self.ladder.leaderboard(request.get_ref())?))
+    }
+
+    async fn get_rating_history(
+        &self,
+        request: Request<pb::GetRatingHistoryRequest>,
+    ) -> Reply<pb::GetRatingHistoryResponse> {
+        self.gate.admit(&request, Action::Use)?;
+        Ok(Response::new(self.ladder.history(request.get_ref())?))
     }
 
     type WatchMatchStream = EventStream<pb::WatchMatchResponse>;

@@ -131,6 +131,28 @@ pub(crate) struct Layer {
     /// Every shard as `name=url,...`, so that ListGames shows all their games [default: none].
     #[arg(long, env = "CLACK_PEERS")]
     peers: Option<String>,
+    /// Run the ladder: every active bot version plays rated deals in the background (`--ladder`
+    /// alone means true) [default: false].
+    #[arg(
+        long,
+        env = "CLACK_LADDER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_parser = BoolishValueParser::new(),
+    )]
+    ladder: Option<bool>,
+    /// The share of the bots' pool the ladder may keep busy, above 0 and at most 1
+    /// [default: 0.25].
+    #[arg(long, env = "CLACK_LADDER_SHARE")]
+    ladder_share: Option<f64>,
+    /// The engine level every ladder is anchored to, at a fixed 1500 [default: engine:default].
+    #[arg(long, env = "CLACK_LADDER_ANCHOR")]
+    ladder_anchor: Option<String>,
+    /// The ladders to play, comma-separated: straight-2, straight-4-teams, streets-3
+    /// [default: all three].
+    #[arg(long, env = "CLACK_LADDER_CONFIGURATIONS")]
+    ladder_configurations: Option<String>,
 }
 
 /// The settings `clack serve` runs with, every one resolved.
@@ -161,6 +183,10 @@ pub(crate) struct Settings {
     pub no_web: bool,
     pub shard: String,
     pub peers: String,
+    pub ladder: bool,
+    pub ladder_share: f64,
+    pub ladder_anchor: String,
+    pub ladder_configurations: String,
     /// The first admin key, from CLACK_ADMIN_KEY; never printed.
     #[serde(skip)]
     pub admin_key: Option<String>,
@@ -197,6 +223,10 @@ impl Default for Settings {
             no_web: false,
             shard: "main".into(),
             peers: String::new(),
+            ladder: false,
+            ladder_share: 0.25,
+            ladder_anchor: "engine:default".into(),
+            ladder_configurations: "straight-2,straight-4-teams,streets-3".into(),
             admin_key: None,
             metrics_addr_is_default: true,
         }
@@ -296,6 +326,14 @@ impl Settings {
             no_web: top.no_web.or(file.no_web).unwrap_or(d.no_web),
             shard: top.shard.clone().or(file.shard).unwrap_or(d.shard),
             peers: top.peers.clone().or(file.peers).unwrap_or(d.peers),
+            ladder: top.ladder.or(file.ladder).unwrap_or(d.ladder),
+            ladder_share: top.ladder_share.or(file.ladder_share).unwrap_or(d.ladder_share),
+            ladder_anchor: top.ladder_anchor.clone().or(file.ladder_anchor).unwrap_or(d.ladder_anchor),
+            ladder_configurations: top
+                .ladder_configurations
+                .clone()
+                .or(file.ladder_configurations)
+                .unwrap_or(d.ladder_configurations),
             admin_key: admin_key.map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()),
         };
         settings.check()?;
@@ -312,7 +350,33 @@ impl Settings {
         self.metrics_socket()?;
         self.shard_name()?;
         self.peer_list()?;
+        self.ladder_settings()?;
         Ok(())
+    }
+
+    /// The ladder's settings, checked, if the ladder runs: the one place `--ladder*` is read.
+    pub(crate) fn ladder_settings(&self) -> anyhow::Result<Option<clack_server::ladder::LadderSettings>> {
+        use clack_server::ladder::{Configuration, LadderSettings};
+        if !(self.ladder_share > 0.0 && self.ladder_share <= 1.0) {
+            anyhow::bail!("ladder-share must be above 0 and at most 1 (not {})", self.ladder_share);
+        }
+        if !clack_server::engines::is_engine(&self.ladder_anchor)
+            || clack_server::engines::check(&self.ladder_anchor, clack_engine::VERSION).is_err()
+        {
+            anyhow::bail!("ladder-anchor must be an engine level: engine:fast, engine:default or engine:strong");
+        }
+        let configurations = self
+            .ladder_configurations
+            .split(',')
+            .map(str::trim)
+            .map(|name| {
+                Configuration::parse(name).with_context(|| {
+                    format!("ladder-configurations: {name:?} is not straight-2, straight-4-teams or streets-3")
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let settings = LadderSettings { share: self.ladder_share, anchor: self.ladder_anchor.clone(), configurations };
+        Ok(self.ladder.then_some(settings))
     }
 
     /// This server's shard name, checked: the one place `--shard` is read.

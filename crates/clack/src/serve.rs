@@ -111,6 +111,7 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
         metrics,
         peers,
         web_app: !args.no_web,
+        ladder: args.ladder_settings()?,
     };
     let served = clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await;
     if let Some(task) = metrics_task {

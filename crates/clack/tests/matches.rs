@@ -1,6 +1,8 @@
 //! A match's games over real gRPC: `RunMatch` stores every game it plays as an ordinary finished
 //! game, lists them in its reply, and each one then reads, replays, verifies and exports like any
-//! other game, belongs to whoever ran the match, and is still there after a restart.
+//! other game, belongs to whoever ran the match, and is still there after a restart. Matches
+//! started with `StartMatch` play in the background and resume after a kill; the ladder rates
+//! every active version against the engine's anchor.
 
 mod support;
 
@@ -330,4 +332,112 @@ async fn a_match_resumes_where_it_stopped_after_the_server_is_killed() {
     let version = &stats.into_inner().bot.expect("summary").versions[0];
     assert_eq!(version.games, 40, "the match is counted once in the bot's statistics");
     child.kill().expect("stop");
+}
+
+/// Polls a ladder until it has played `deals` deals.
+async fn board_after(
+    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<tonic::transport::Channel>,
+    deals: u64,
+) -> pb::GetLeaderboardResponse {
+    let started = std::time::Instant::now();
+    loop {
+        let request =
+            pb::GetLeaderboardRequest { configuration: "straight-2".into(), page_size: 100, page_token: String::new() };
+        let board = bots.get_leaderboard(request).await.expect("leaderboard").into_inner();
+        if board.deals >= deals {
+            return board;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(240), "the ladder played {} deals", board.deals);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// With the ladder on, every active version of the game is entered and rated against the
+/// engine's anchor, which keeps its fixed 1500; the board pages best first, each version has a
+/// rating history, a retired version stops playing and stays on the board, and a bot of the
+/// other game never appears.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ladder_rates_every_active_version_against_the_anchor() {
+    use clack_server::ladder::{Configuration, LadderSettings};
+    let dir = tempfile::tempdir().expect("dir");
+    let store = clack_store::Durable::new(
+        std::sync::Arc::new(clack_store::SledStore::open(dir.path()).expect("store")),
+        Durability::Batched,
+    )
+    .expect("writer");
+    let library = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
+    let host: std::sync::Arc<dyn clack_server::bots::BotHost> = library.clone();
+    let hub = clack_server::Hub::open(store, Some(host), clack_server::Limits::default()).await.expect("hub");
+    let ladder =
+        LadderSettings { share: 1.0, anchor: "engine:fast".into(), configurations: vec![Configuration::Straight2] };
+    let config = clack_server::ServeConfig { ladder: Some(ladder), ..clack_server::ServeConfig::default() };
+    let server = Server::start_with(hub, Some(library), config).await;
+    let mut bots = server.bots().await;
+    let (_, token) = greedy_and_random(&mut bots).await;
+    let streets = pb::UploadBotRequest {
+        name: "builder".into(),
+        kind: pb::GameKind::Streets as i32,
+        source: source("bots/streets-builder.rhai"),
+    };
+    bots.upload_bot(owned(streets, &token)).await.expect("upload");
+
+    let board = board_after(&mut bots, 6).await;
+    assert!(board.running);
+    let names: Vec<&str> = board.entries.iter().map(|e| e.bot_id.as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.contains(&"greedy") && names.contains(&"random") && names.contains(&"engine:fast"), "{names:?}");
+    let anchor = board.entries.iter().find(|e| e.anchor).expect("the anchor");
+    assert_eq!((anchor.bot_id.as_str(), anchor.rating, anchor.ci95), ("engine:fast", 1500.0, 0.0));
+    assert!(board.entries.windows(2).all(|w| w[0].rating >= w[1].rating && w[0].rank + 1 == w[1].rank));
+    assert!(board.entries.iter().all(|e| e.games > 0 && e.rating.is_finite() && (0.0..=1.0).contains(&e.win_share)));
+    assert!(board.entries.iter().filter(|e| !e.anchor).all(|e| e.ci95 > 0.0));
+
+    // Pages, and each version's history.
+    let first =
+        pb::GetLeaderboardRequest { configuration: "straight-2".into(), page_size: 2, page_token: String::new() };
+    let page = bots.get_leaderboard(first).await.expect("page").into_inner();
+    assert_eq!(page.entries.len(), 2);
+    let next = pb::GetLeaderboardRequest {
+        configuration: "straight-2".into(),
+        page_size: 2,
+        page_token: page.next_page_token,
+    };
+    let rest = bots.get_leaderboard(next).await.expect("page").into_inner();
+    assert_eq!((rest.entries.len(), rest.entries[0].rank), (1, 3));
+    let greedy = board.entries.iter().find(|e| e.bot_id == "greedy").expect("greedy");
+    let request = pb::GetRatingHistoryRequest {
+        configuration: "straight-2".into(),
+        bot_id: "greedy".into(),
+        version: greedy.version.clone(),
+    };
+    let history = bots.get_rating_history(request).await.expect("history").into_inner().points;
+    assert!(!history.is_empty());
+    assert!(history.windows(2).all(|w| w[0].games < w[1].games && w[0].unix_millis <= w[1].unix_millis));
+
+    // A retired version plays no more deals and keeps its place on the board.
+    bots.retire_bot(owned(pb::RetireBotRequest { bot_id: "random".into(), version: None }, &token))
+        .await
+        .expect("retire");
+    let retired_at = board_after(&mut bots, 0).await.deals;
+    let random_games =
+        |b: &pb::GetLeaderboardResponse| b.entries.iter().find(|e| e.bot_id == "random").map(|e| (e.games, e.retired));
+    let before = random_games(&board_after(&mut bots, retired_at).await).expect("random");
+    let later = board_after(&mut bots, retired_at + 3).await;
+    // One deal may have been under way when it was retired.
+    let after = random_games(&later).expect("random stays on the board");
+    assert!(after.1, "marked retired");
+    assert!(after.0 <= before.0 + 2, "{before:?} then {after:?}");
+
+    // Bad requests name their field.
+    let wrong = pb::GetLeaderboardRequest { configuration: "chess".into(), ..Default::default() };
+    let refused = bots.get_leaderboard(wrong).await.expect_err("no such ladder");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(refused.message().contains("configuration"), "{}", refused.message());
+    let unknown = pb::GetRatingHistoryRequest {
+        configuration: "straight-2".into(),
+        bot_id: "nobody".into(),
+        version: "x".into(),
+    };
+    assert_eq!(bots.get_rating_history(unknown).await.expect_err("unknown").code(), Code::NotFound);
+    server.stop().await;
 }

@@ -809,6 +809,215 @@ export declare type ExplainDecisionResponse = Message<"clack.v1.ExplainDecisionR
 export declare const ExplainDecisionResponseSchema: GenMessage<ExplainDecisionResponse>;
 
 /**
+ * @generated from message clack.v1.GetLeaderboardRequest
+ */
+export declare type GetLeaderboardRequest = Message<"clack.v1.GetLeaderboardRequest"> & {
+  /**
+   * "straight-2" (Straight Dominoes, 2 players), "straight-4-teams" (4 players in teams of two)
+   * or "streets-3" (Streets and Avenues, 3 players, double-nine).
+   *
+   * @generated from field: string configuration = 1;
+   */
+  configuration: string;
+
+  /**
+   * At most 100; 0 means 20.
+   *
+   * @generated from field: uint32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message clack.v1.GetLeaderboardRequest.
+ * Use `create(GetLeaderboardRequestSchema)` to create a new message.
+ */
+export declare const GetLeaderboardRequestSchema: GenMessage<GetLeaderboardRequest>;
+
+/**
+ * @generated from message clack.v1.LadderEntry
+ */
+export declare type LadderEntry = Message<"clack.v1.LadderEntry"> & {
+  /**
+   * 1 for the best.
+   *
+   * @generated from field: uint32 rank = 1;
+   */
+  rank: number;
+
+  /**
+   * @generated from field: string bot_id = 2;
+   */
+  botId: string;
+
+  /**
+   * @generated from field: string version = 3;
+   */
+  version: string;
+
+  /**
+   * On the Elo scale, and the half-width of its 95% interval (0 for the anchor).
+   *
+   * @generated from field: double rating = 4;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: double ci95 = 5;
+   */
+  ci95: number;
+
+  /**
+   * @generated from field: uint64 games = 6;
+   */
+  games: bigint;
+
+  /**
+   * The share of its ladder games won (a shared win counts as a share).
+   *
+   * @generated from field: double win_share = 7;
+   */
+  winShare: number;
+
+  /**
+   * The fixed anchor of the scale.
+   *
+   * @generated from field: bool anchor = 8;
+   */
+  anchor: boolean;
+
+  /**
+   * Retired: no longer scheduled, kept with its last rating.
+   *
+   * @generated from field: bool retired = 9;
+   */
+  retired: boolean;
+};
+
+/**
+ * Describes the message clack.v1.LadderEntry.
+ * Use `create(LadderEntrySchema)` to create a new message.
+ */
+export declare const LadderEntrySchema: GenMessage<LadderEntry>;
+
+/**
+ * @generated from message clack.v1.GetLeaderboardResponse
+ */
+export declare type GetLeaderboardResponse = Message<"clack.v1.GetLeaderboardResponse"> & {
+  /**
+   * Whether the ladder runs on this server.
+   *
+   * @generated from field: bool running = 1;
+   */
+  running: boolean;
+
+  /**
+   * Deals played on this ladder.
+   *
+   * @generated from field: uint64 deals = 2;
+   */
+  deals: bigint;
+
+  /**
+   * @generated from field: repeated clack.v1.LadderEntry entries = 3;
+   */
+  entries: LadderEntry[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 4;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message clack.v1.GetLeaderboardResponse.
+ * Use `create(GetLeaderboardResponseSchema)` to create a new message.
+ */
+export declare const GetLeaderboardResponseSchema: GenMessage<GetLeaderboardResponse>;
+
+/**
+ * @generated from message clack.v1.GetRatingHistoryRequest
+ */
+export declare type GetRatingHistoryRequest = Message<"clack.v1.GetRatingHistoryRequest"> & {
+  /**
+   * @generated from field: string configuration = 1;
+   */
+  configuration: string;
+
+  /**
+   * @generated from field: string bot_id = 2;
+   */
+  botId: string;
+
+  /**
+   * @generated from field: string version = 3;
+   */
+  version: string;
+};
+
+/**
+ * Describes the message clack.v1.GetRatingHistoryRequest.
+ * Use `create(GetRatingHistoryRequestSchema)` to create a new message.
+ */
+export declare const GetRatingHistoryRequestSchema: GenMessage<GetRatingHistoryRequest>;
+
+/**
+ * @generated from message clack.v1.RatingPoint
+ */
+export declare type RatingPoint = Message<"clack.v1.RatingPoint"> & {
+  /**
+   * @generated from field: int64 unix_millis = 1;
+   */
+  unixMillis: bigint;
+
+  /**
+   * @generated from field: double rating = 2;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: double ci95 = 3;
+   */
+  ci95: number;
+
+  /**
+   * Its games on the ladder so far.
+   *
+   * @generated from field: uint64 games = 4;
+   */
+  games: bigint;
+};
+
+/**
+ * Describes the message clack.v1.RatingPoint.
+ * Use `create(RatingPointSchema)` to create a new message.
+ */
+export declare const RatingPointSchema: GenMessage<RatingPoint>;
+
+/**
+ * @generated from message clack.v1.GetRatingHistoryResponse
+ */
+export declare type GetRatingHistoryResponse = Message<"clack.v1.GetRatingHistoryResponse"> & {
+  /**
+   * @generated from field: repeated clack.v1.RatingPoint points = 1;
+   */
+  points: RatingPoint[];
+};
+
+/**
+ * Describes the message clack.v1.GetRatingHistoryResponse.
+ * Use `create(GetRatingHistoryResponseSchema)` to create a new message.
+ */
+export declare const GetRatingHistoryResponseSchema: GenMessage<GetRatingHistoryResponse>;
+
+/**
  * @generated from enum clack.v1.MatchStatus
  */
 export enum MatchStatus {
@@ -926,6 +1135,29 @@ export declare const BotService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchMatchRequestSchema;
     output: typeof WatchMatchResponseSchema;
+  },
+  /**
+   * The ladder of one configuration, best first, a page at a time. The ladder runs when the
+   * server is started with `--ladder`; every active bot version of the configuration's game is
+   * on it, and the engine's default level is its fixed anchor. docs/ladder.md says how ratings
+   * are made.
+   *
+   * @generated from rpc clack.v1.BotService.GetLeaderboard
+   */
+  getLeaderboard: {
+    methodKind: "unary";
+    input: typeof GetLeaderboardRequestSchema;
+    output: typeof GetLeaderboardResponseSchema;
+  },
+  /**
+   * A version's rating on a ladder after each deal it played, oldest first.
+   *
+   * @generated from rpc clack.v1.BotService.GetRatingHistory
+   */
+  getRatingHistory: {
+    methodKind: "unary";
+    input: typeof GetRatingHistoryRequestSchema;
+    output: typeof GetRatingHistoryResponseSchema;
   },
   /**
    * Runs one decision of a bot in a finished game again, on exactly the view it was given, and

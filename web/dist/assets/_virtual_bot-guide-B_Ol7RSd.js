@@ -63,10 +63,14 @@ ratings (<code>--ratings FILE</code> keeps them between matches).</p>
 and a version (the first 16 hex digits of the SHA-256 of the source; the same source is the same
 version). <code>ValidateBot</code> compiles it and plays a few games against the random bot. A game seat can
 then name the bot and version (<code>SeatSpec.bot</code>); a game whose seats are all bots plays to the end
-by itself. <code>RunMatch</code> plays bots against each other and keeps each version&#39;s rating; every game
-it plays is stored like any other finished game (its reply lists them, <code>match_games</code>), so you can
-replay a match game move by move (<code>ReplayService</code>, or the web app&#39;s Bots page) to see where your
-bot went wrong.</p>
+by itself. <code>StartMatch</code> plays bots against each other in the background and keeps each
+version&#39;s rating: it answers at once with the match&#39;s id, <code>WatchMatch</code> streams the standings
+(wins, win share with its 95% interval, score, faults, decision time) after every game, and
+<code>ListGames</code> with the <code>match_id</code> lists its games. Each deal is played once from every seat
+(duplicate deals), so the luck of the deal cancels out of the standings. A match survives a
+restart of the server. <code>RunMatch</code> does the same and answers when the match is over. Every game a
+match plays is stored like any other finished game, so you can replay it move by move
+(<code>ReplayService</code>, or the web app&#39;s Bots page) to see where your bot went wrong.</p>
 <h2 id="the-view">The view</h2>
 <p>Common to both games:</p>
 <table>

@@ -1,0 +1,484 @@
+//! The ladder: continuous rated play between every active bot version, per configuration
+//! (`BotService.GetLeaderboard`, `GetRatingHistory`).
+//!
+//! With `--ladder`, one task plays the ladder's deals one game at a time on the bots' pool,
+//! taking turns between the configurations. For each deal it asks `clack_ladder` who should play
+//! (the version whose rating is least certain, against its nearest rivals, and the anchor at
+//! regular turns), plays the deal once from every seat (a small duplicate match, through
+//! [`crate::matches::table`], so each game is stored like any match game), and fits the ratings
+//! again. Between games it rests, so that the ladder uses about `share` of the pool's threads and
+//! ordinary games' bots keep their turns. The engine (`engine:default` unless the operator names
+//! another level) sits on every ladder at a fixed 1500: it is the same program month after month,
+//! so a rating means the same over time.
+//!
+//! Every version of the configuration's game that may take seats is entered when the ladder
+//! next looks; a retired version is no longer scheduled and stays on the board with its last
+//! rating. The store keeps, per configuration, the players (`ladder/{name}/players`, index to
+//! version) and every deal with the ratings after it (`ladder/{name}/deal/{n}`); the boards are
+//! rebuilt from them at start, whether the ladder runs or not.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use clack_bots::arena::Match;
+use clack_ladder::{Candidate, DealGame, Rating, Results};
+use clack_log::convert::FieldError;
+use clack_proto::v1 as pb;
+use clack_rules::game::{Kind, Options};
+use clack_rules::{Seat, straight, streets};
+use prost::Message;
+use tokio::sync::watch;
+
+use crate::access::{Owner, OwnerRecord, Principal};
+use crate::error::{Error, Result};
+use crate::hub::Hub;
+use crate::library::BotLibrary;
+use crate::matches::table::Table;
+
+/// How the operator runs the ladder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderSettings {
+    /// The share of the bots' pool the ladder may keep busy, above 0 and at most 1.
+    pub share: f64,
+    /// The engine level on every ladder at a fixed rating.
+    pub anchor: String,
+    pub configurations: Vec<Configuration>,
+}
+
+impl Default for LadderSettings {
+    fn default() -> LadderSettings {
+        LadderSettings { share: 0.25, anchor: "engine:default".into(), configurations: Configuration::ALL.to_vec() }
+    }
+}
+
+/// The anchor's fixed rating.
+const ANCHOR_RATING: f64 = 1500.0;
+
+/// A table the ladder rates on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Configuration {
+    /// Straight Dominoes, 2 players, to 250.
+    Straight2,
+    /// Straight Dominoes, 4 players in two teams, to 250.
+    Straight4Teams,
+    /// Streets and Avenues, 3 players, double-nine.
+    Streets3,
+}
+
+impl Configuration {
+    pub const ALL: [Configuration; 3] =
+        [Configuration::Straight2, Configuration::Straight4Teams, Configuration::Streets3];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Configuration::Straight2 => "straight-2",
+            Configuration::Straight4Teams => "straight-4-teams",
+            Configuration::Streets3 => "streets-3",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Configuration> {
+        Configuration::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    fn options(self) -> Options {
+        match self {
+            Configuration::Straight2 => Options::Straight(straight::Options { players: 2, ..Default::default() }),
+            Configuration::Straight4Teams => {
+                Options::Straight(straight::Options { players: 4, teams: true, ..Default::default() })
+            }
+            Configuration::Streets3 => Options::Streets(streets::Options { players: 3, ..Default::default() }),
+        }
+    }
+
+    fn kind(self) -> Kind {
+        self.options().kind()
+    }
+
+    /// The side each seat plays for.
+    fn sides(self) -> Vec<usize> {
+        let options = self.options();
+        (0..usize::from(options.players()))
+            .map(|seat| match options {
+                Options::Straight(o) => o.side(Seat(seat as u8)),
+                Options::Streets(_) => seat,
+            })
+            .collect()
+    }
+}
+
+/// The players of a ladder, as stored.
+#[derive(Clone, PartialEq, Message)]
+struct PlayersRecord {
+    #[prost(message, repeated, tag = "1")]
+    players: Vec<pb::MatchEntrant>,
+}
+
+/// One deal of a ladder, as stored: its games and the ratings of its players after it.
+#[derive(Clone, PartialEq, Message)]
+struct DealRecord {
+    #[prost(message, repeated, tag = "1")]
+    games: Vec<GameRecord>,
+    #[prost(int64, tag = "2")]
+    unix_millis: i64,
+    #[prost(message, repeated, tag = "3")]
+    after: Vec<PointRecord>,
+}
+
+#[derive(Clone, PartialEq, Message)]
+struct GameRecord {
+    #[prost(string, tag = "1")]
+    game_id: String,
+    /// The ladder's player at each seat.
+    #[prost(uint32, repeated, tag = "2")]
+    players: Vec<u32>,
+    /// The seats that won.
+    #[prost(uint32, repeated, tag = "3")]
+    winners: Vec<u32>,
+}
+
+#[derive(Clone, PartialEq, Message)]
+struct PointRecord {
+    #[prost(uint32, tag = "1")]
+    player: u32,
+    #[prost(double, tag = "2")]
+    rating: f64,
+    #[prost(double, tag = "3")]
+    ci95: f64,
+    #[prost(uint64, tag = "4")]
+    games: u64,
+}
+
+/// One configuration's ladder in memory.
+#[derive(Debug, Default)]
+struct Board {
+    players: Vec<pb::MatchEntrant>,
+    results: Results,
+    ratings: Vec<Rating>,
+    deals: u64,
+    /// Each player's rating after each deal it played.
+    history: Vec<Vec<pb::RatingPoint>>,
+}
+
+impl Board {
+    fn find(&self, bot_id: &str, version: &str) -> Option<usize> {
+        self.players.iter().position(|p| p.bot_id == bot_id && p.version.as_deref() == Some(version))
+    }
+
+    fn add_player(&mut self, bot_id: &str, version: &str) -> usize {
+        self.players.push(pb::MatchEntrant { bot_id: bot_id.into(), version: Some(version.into()) });
+        self.history.push(Vec::new());
+        self.ratings.push(Rating { rating: clack_ladder::START, ci95: 0.0 });
+        self.results.add_player()
+    }
+
+    fn anchors(&self, anchor: &str) -> Vec<Option<f64>> {
+        self.players.iter().map(|p| (p.bot_id == anchor).then_some(ANCHOR_RATING)).collect()
+    }
+
+    /// Folds a deal in; `fit` says whether to fit the ratings again (a board being loaded fits
+    /// once at the end).
+    fn add_deal(&mut self, deal: &DealRecord, sides: &[usize], anchor: &str, fit: bool) {
+        let games: Vec<DealGame> = deal
+            .games
+            .iter()
+            .map(|g| DealGame {
+                players: g.players.iter().map(|&p| p as usize).collect(),
+                sides: sides.to_vec(),
+                winners: g.winners.iter().map(|&w| w as usize).collect(),
+            })
+            .collect();
+        self.results.add_deal(&games);
+        self.deals += 1;
+        if fit {
+            self.ratings = clack_ladder::fit(&self.results, &self.anchors(anchor));
+        }
+        for point in &deal.after {
+            if let Some(history) = self.history.get_mut(point.player as usize) {
+                history.push(pb::RatingPoint {
+                    unix_millis: deal.unix_millis,
+                    rating: point.rating,
+                    ci95: point.ci95,
+                    games: point.games,
+                });
+            }
+        }
+    }
+}
+
+/// Every configuration's ladder.
+pub struct Ladder {
+    hub: Arc<Hub>,
+    library: Arc<BotLibrary>,
+    settings: LadderSettings,
+    running: bool,
+    boards: Mutex<HashMap<Configuration, Board>>,
+}
+
+impl std::fmt::Debug for Ladder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ladder").field("settings", &self.settings).field("running", &self.running).finish()
+    }
+}
+
+fn players_key(c: Configuration) -> String {
+    format!("ladder/{}/players", c.name())
+}
+
+fn deal_prefix(c: Configuration) -> String {
+    format!("ladder/{}/deal/", c.name())
+}
+
+impl Ladder {
+    /// The boards as stored; with `settings`, the task that plays the ladder starts too.
+    pub async fn open(
+        hub: Arc<Hub>,
+        library: Arc<BotLibrary>,
+        settings: Option<LadderSettings>,
+        closing: watch::Receiver<bool>,
+    ) -> Result<Arc<Ladder>> {
+        let running = settings.is_some();
+        let settings = settings.unwrap_or_default();
+        if !crate::engines::is_engine(&settings.anchor) {
+            return Err(Error::Internal(format!("the ladder's anchor {} is not an engine level", settings.anchor)));
+        }
+        let mut boards = HashMap::new();
+        for configuration in Configuration::ALL {
+            boards.insert(configuration, load(&hub, configuration, &settings.anchor).await?);
+        }
+        let ladder = Arc::new(Ladder { hub, library, settings, running, boards: Mutex::new(boards) });
+        if running {
+            tokio::spawn(ladder.clone().run(closing));
+        }
+        Ok(ladder)
+    }
+
+    /// Plays deals, taking turns between the configurations, until the server closes.
+    async fn run(self: Arc<Self>, closing: watch::Receiver<bool>) {
+        tracing::info!(share = self.settings.share, anchor = %self.settings.anchor, "ladder running");
+        let mut turn = 0usize;
+        while !*closing.borrow() {
+            let configuration = self.settings.configurations[turn % self.settings.configurations.len().max(1)];
+            turn += 1;
+            let started = Instant::now();
+            let played = match self.play_deal(configuration, &closing).await {
+                Ok(played) => played,
+                Err(error) => {
+                    tracing::warn!(ladder = configuration.name(), %error, "a ladder deal failed");
+                    false
+                }
+            };
+            // Rest in proportion to the work, so that the ladder keeps about `share` of the
+            // pool's threads busy; with nothing to play, look again in a second.
+            let threads = self.library.pool_load().1.max(1) as f64;
+            let busy = (self.settings.share * threads).min(1.0);
+            let rest = if played {
+                started.elapsed().mul_f64((1.0 - busy) / busy)
+            } else if turn.is_multiple_of(self.settings.configurations.len().max(1)) {
+                Duration::from_secs(1)
+            } else {
+                Duration::ZERO
+            };
+            tokio::time::sleep(rest).await;
+        }
+    }
+
+    /// Plays the next deal of a configuration, if it has enough players; says whether it did.
+    async fn play_deal(&self, configuration: Configuration, closing: &watch::Receiver<bool>) -> Result<bool> {
+        let Some(table) = self.next_table(configuration).await? else { return Ok(false) };
+        let options = configuration.options();
+        let entrants: Vec<pb::MatchEntrant> = {
+            let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+            let board = &boards[&configuration];
+            table.iter().map(|&p| board.players[p].clone()).collect()
+        };
+        let seated = Table::check(&self.library, options, &entrants, None).await?;
+        let deals = self.boards.lock().unwrap_or_else(PoisonError::into_inner)[&configuration].deals;
+        let seed = 0x1add_e000_0000_0000u64 ^ (deals << 2) ^ configuration as u64;
+        let mut rotation = Match::new(options, seated.entrants.clone(), seed);
+        let owner = OwnerRecord::new(&Owner::Nobody, &Principal::Anonymous { addr: None });
+        let mut deal = DealRecord { games: Vec::new(), unix_millis: crate::now(), after: Vec::new() };
+        for _ in 0..entrants.len() {
+            if *closing.borrow() {
+                return Ok(false);
+            }
+            let next = rotation.next_game();
+            let (summary, result) = seated.play(&self.library, &self.hub, &next, &owner).await?;
+            rotation.record(&next, &result);
+            deal.games.push(GameRecord {
+                game_id: summary.game_id,
+                players: next.seats.iter().map(|&e| table[e] as u32).collect(),
+                winners: result.winners.iter().map(|s| u32::from(s.0)).collect(),
+            });
+        }
+        self.record(configuration, deal).await?;
+        Ok(true)
+    }
+
+    /// Enters every active version not yet on the board, and picks the next deal's players.
+    async fn next_table(&self, configuration: Configuration) -> Result<Option<Vec<usize>>> {
+        let active = self.library.active_versions(configuration.kind());
+        let anchor = self.settings.anchor.clone();
+        let (added, players, table) = {
+            let mut boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+            let board = boards.get_mut(&configuration).ok_or_else(|| Error::Internal("no board".into()))?;
+            let mut added = false;
+            let anchor_version = clack_engine::VERSION;
+            let mut playing = Vec::new();
+            for (bot_id, version) in
+                active.iter().map(|(b, v)| (b.as_str(), v.as_str())).chain([(anchor.as_str(), anchor_version)])
+            {
+                let index = match board.find(bot_id, version) {
+                    Some(index) => index,
+                    None => {
+                        added = true;
+                        board.add_player(bot_id, version)
+                    }
+                };
+                playing.push(index);
+            }
+            let candidates: Vec<Candidate> = playing
+                .iter()
+                .map(|&p| Candidate {
+                    rating: board.ratings[p].rating,
+                    ci95: if board.results.games(p) == 0 { f64::INFINITY } else { board.ratings[p].ci95 },
+                    anchor: board.players[p].bot_id == anchor,
+                })
+                .collect();
+            let seats = usize::from(configuration.options().players());
+            let table = clack_ladder::next_table(&candidates, seats, board.deals)
+                .map(|t| t.into_iter().map(|i| playing[i]).collect::<Vec<usize>>());
+            (added, PlayersRecord { players: board.players.clone() }, table)
+        };
+        if added {
+            self.hub.store().put(&players_key(configuration), players.encode_to_vec()).await?;
+        }
+        Ok(table)
+    }
+
+    /// Folds a played deal into the board, fits the ratings and stores the deal with them.
+    async fn record(&self, configuration: Configuration, mut deal: DealRecord) -> Result<()> {
+        let sides = configuration.sides();
+        let key = {
+            let mut boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+            let board = boards.get_mut(&configuration).ok_or_else(|| Error::Internal("no board".into()))?;
+            let mut seen: Vec<u32> = deal.games.iter().flat_map(|g| g.players.iter().copied()).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            let index = board.deals;
+            board.add_deal(&deal, &sides, &self.settings.anchor, true);
+            deal.after = seen
+                .iter()
+                .map(|&p| PointRecord {
+                    player: p,
+                    rating: board.ratings[p as usize].rating,
+                    ci95: board.ratings[p as usize].ci95,
+                    games: board.results.games(p as usize),
+                })
+                .collect();
+            // The history gains the points now that they are known.
+            for point in &deal.after {
+                board.history[point.player as usize].push(pb::RatingPoint {
+                    unix_millis: deal.unix_millis,
+                    rating: point.rating,
+                    ci95: point.ci95,
+                    games: point.games,
+                });
+            }
+            format!("{}{index:010}", deal_prefix(configuration))
+        };
+        self.hub.store().put(&key, deal.encode_to_vec()).await?;
+        Ok(())
+    }
+
+    /// A page of a configuration's board, best first.
+    pub fn leaderboard(&self, request: &pb::GetLeaderboardRequest) -> Result<pb::GetLeaderboardResponse> {
+        let configuration = configuration(&request.configuration)?;
+        if request.page_size > 100 {
+            return Err(FieldError::new("page_size", "at most 100").into());
+        }
+        let from: usize = match request.page_token.as_str() {
+            "" => 0,
+            token => token.parse().map_err(|_| FieldError::new("page_token", "not a token of this listing"))?,
+        };
+        let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
+        let active = self.library.active_versions(configuration.kind());
+        let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+        let board = &boards[&configuration];
+        let mut order: Vec<usize> = (0..board.players.len()).filter(|&p| board.results.games(p) > 0).collect();
+        order.sort_by(|&a, &b| board.ratings[b].rating.total_cmp(&board.ratings[a].rating).then(a.cmp(&b)));
+        let entries = order
+            .iter()
+            .enumerate()
+            .skip(from)
+            .take(size)
+            .map(|(rank, &p)| {
+                let player = &board.players[p];
+                let version = player.version.clone().unwrap_or_default();
+                let anchor = player.bot_id == self.settings.anchor;
+                pb::LadderEntry {
+                    rank: rank as u32 + 1,
+                    retired: !anchor && !active.iter().any(|(b, v)| *b == player.bot_id && *v == version),
+                    bot_id: player.bot_id.clone(),
+                    version,
+                    rating: board.ratings[p].rating,
+                    ci95: board.ratings[p].ci95,
+                    games: board.results.games(p),
+                    win_share: board.results.win_share(p),
+                    anchor,
+                }
+            })
+            .collect();
+        let next = from + size;
+        Ok(pb::GetLeaderboardResponse {
+            running: self.running && self.settings.configurations.contains(&configuration),
+            deals: board.deals,
+            entries,
+            next_page_token: if next < order.len() { next.to_string() } else { String::new() },
+        })
+    }
+
+    /// A version's rating after each deal it played on a configuration's ladder.
+    pub fn history(&self, request: &pb::GetRatingHistoryRequest) -> Result<pb::GetRatingHistoryResponse> {
+        let configuration = configuration(&request.configuration)?;
+        let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+        let board = &boards[&configuration];
+        let player = board.find(&request.bot_id, &request.version).ok_or_else(|| {
+            Error::NotFound(format!(
+                "{}@{} has played no deal on {}",
+                request.bot_id,
+                request.version,
+                configuration.name()
+            ))
+        })?;
+        Ok(pb::GetRatingHistoryResponse { points: board.history[player].clone() })
+    }
+}
+
+fn configuration(name: &str) -> Result<Configuration> {
+    Configuration::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Configuration::ALL.iter().map(|c| c.name()).collect();
+        FieldError::new("configuration", format!("one of {}", names.join(", "))).into()
+    })
+}
+
+/// A configuration's board from the store.
+async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<Board> {
+    let mut board = Board::default();
+    if let Some(bytes) = hub.store().get(&players_key(configuration)).await? {
+        let players = PlayersRecord::decode(bytes.as_slice())
+            .map_err(|e| Error::Internal(format!("the ladder's players do not decode: {e}")))?;
+        for player in players.players {
+            board.add_player(&player.bot_id, player.version.as_deref().unwrap_or_default());
+        }
+    }
+    let sides = configuration.sides();
+    for (key, bytes) in hub.store().scan(&deal_prefix(configuration)).await? {
+        let deal =
+            DealRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("{key} does not decode: {e}")))?;
+        board.add_deal(&deal, &sides, anchor, false);
+    }
+    board.ratings = clack_ladder::fit(&board.results, &board.anchors(anchor));
+    Ok(board)
+}
