@@ -1,10 +1,7 @@
 //! The Bradley–Terry fit: Newton's method on the log-likelihood of every pair's deal scores,
 //! with a normal prior on each free player and anchors held fixed.
 
-use crate::{Results, START};
-
-/// The prior's standard deviation, in rating points.
-const PRIOR_SD: f64 = 350.0;
+use crate::{PRIOR_SD, Results, START};
 
 /// The slope of the Elo curve: `ln(10) / 400`.
 const SLOPE: f64 = std::f64::consts::LN_10 / 400.0;

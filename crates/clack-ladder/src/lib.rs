@@ -1,6 +1,6 @@
 //! Clack's ladder, without the server: what a deal's games say about who is stronger
 //! ([`Results`]), ratings with 95% intervals from all of it ([`fit`]), and who should play next
-//! ([`next_table`]).
+//! ([`next_table`]: the games that would narrow the ratings most).
 //!
 //! Ratings are a Bradley–Terry model on the Elo scale: a player rated `d` points above another
 //! scores `1 / (1 + 10^(-d / 400))` against it on average. A game of more than two sides counts
@@ -27,3 +27,9 @@ pub use results::{DealGame, Results};
 
 /// The rating every player starts from, and the centre of the prior.
 pub const START: f64 = 1500.0;
+
+/// The prior's standard deviation, in rating points.
+pub const PRIOR_SD: f64 = 350.0;
+
+/// The interval of a player who has not played: the prior's.
+pub const NEW_CI95: f64 = 1.96 * PRIOR_SD;

@@ -64,11 +64,18 @@ fn an_unbeaten_newcomer_has_a_finite_rating_and_a_wide_interval() {
 }
 
 #[test]
-fn the_scheduler_picks_the_least_certain_player_and_its_nearest_rivals_and_brings_in_an_anchor() {
+fn the_scheduler_seats_the_games_that_teach_the_most_and_an_anchor_every_third_deal() {
     let c = |rating: f64, ci95: f64, anchor: bool| Candidate { rating, ci95, anchor };
-    let players = [c(1500.0, 0.0, true), c(1200.0, 50.0, false), c(1650.0, 300.0, false), c(1700.0, 40.0, false)];
-    assert_eq!(next_table(&players, 2, 1), Some(vec![2, 3]), "nearest to 1650 is 1700");
-    assert_eq!(next_table(&players, 2, 0), Some(vec![2, 0]), "an anchor's turn");
+    // A newcomer's wide-open rating comes first.
+    let players = [c(1500.0, 0.0, true), c(1500.0, 686.0, false), c(1500.0, 20.0, false)];
+    assert!(next_table(&players, 2, 1).expect("a table").contains(&1));
+    // Between equally uncertain players, the open game beats the foregone one: 1400 and 1450
+    // play, not 900 against either.
+    let players = [c(1500.0, 0.0, true), c(900.0, 200.0, false), c(1400.0, 200.0, false), c(1450.0, 200.0, false)];
+    assert_eq!(next_table(&players, 2, 1), Some(vec![2, 3]));
+    // An anchor's turn: it plays the one it would teach the most, the nearest.
+    assert_eq!(next_table(&players, 2, 0), Some(vec![0, 3]));
+    // A third seat goes to whoever the table would teach the most.
     assert_eq!(next_table(&players, 3, 1), Some(vec![2, 3, 0]));
     assert_eq!(next_table(&players[..1], 2, 1), None, "too few players");
     assert_eq!(next_table(&[players[0], players[0]], 2, 1), None, "only anchors");

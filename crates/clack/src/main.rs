@@ -9,6 +9,7 @@ mod config;
 mod crashloop;
 mod health;
 mod keys;
+mod laddercli;
 mod replay;
 mod reviewcli;
 mod selfplay;
@@ -63,6 +64,8 @@ enum Command {
     /// The engine's review of a finished game: every decision labelled (best to blunder) with
     /// what it cost, and per seat the points lost by play against the points won by luck.
     Review(reviewcli::Args),
+    /// A running server's ladder: its leaderboard, best first, with each rating's 95% interval.
+    Ladder(laddercli::LadderArgs),
     /// Serve games over gRPC, keeping every game in a sled directory.
     Serve(Box<serve::Args>),
     /// Make a new data directory from a backup file and check that every game in it verifies.
@@ -79,6 +82,8 @@ enum BotCommand {
     /// Play one game of a bot script against random bots, showing its decisions, what it printed
     /// and any fault.
     Test(botcli::TestArgs),
+    /// Upload a bot script to a running server.
+    Upload(laddercli::UploadArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -86,6 +91,8 @@ fn main() -> anyhow::Result<()> {
         Command::Analyze(args) => runtime()?.block_on(analyze::analyze(&args)),
         Command::Arena(args) => botcli::arena(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
+        Command::Bot(BotCommand::Upload(args)) => runtime()?.block_on(laddercli::upload(&args)),
+        Command::Ladder(args) => runtime()?.block_on(laddercli::ladder(&args)),
         Command::Backup(args) => runtime()?.block_on(backupcli::backup(&args)),
         Command::Restore(args) => backupcli::restore(&args),
         Command::Bench(args) => runtime()?.block_on(bench::run(&args)),

@@ -3,8 +3,8 @@
 //!
 //! With `--ladder`, one task plays the ladder's deals one game at a time on the bots' pool,
 //! taking turns between the configurations. For each deal it asks `clack_ladder` who should play
-//! (the version whose rating is least certain, against its nearest rivals, and the anchor at
-//! regular turns), plays the deal once from every seat (a small duplicate match, through
+//! (the players whose game would narrow the ratings most: new and uncertain versions in open
+//! games first, and the anchor at regular turns), plays the deal once from every seat (a small duplicate match, through
 //! [`crate::matches::table`], so each game is stored like any match game), and fits the ratings
 //! again. Between games it rests, so that the ladder uses about `share` of the pool's threads and
 //! ordinary games' bots keep their turns. The engine (`engine:default` unless the operator names
@@ -169,7 +169,7 @@ impl Board {
     fn add_player(&mut self, bot_id: &str, version: &str) -> usize {
         self.players.push(pb::MatchEntrant { bot_id: bot_id.into(), version: Some(version.into()) });
         self.history.push(Vec::new());
-        self.ratings.push(Rating { rating: clack_ladder::START, ci95: 0.0 });
+        self.ratings.push(Rating { rating: clack_ladder::START, ci95: clack_ladder::NEW_CI95 });
         self.results.add_player()
     }
 
@@ -342,7 +342,7 @@ impl Ladder {
                 .iter()
                 .map(|&p| Candidate {
                     rating: board.ratings[p].rating,
-                    ci95: if board.results.games(p) == 0 { f64::INFINITY } else { board.ratings[p].ci95 },
+                    ci95: board.ratings[p].ci95,
                     anchor: board.players[p].bot_id == anchor,
                 })
                 .collect();
