@@ -21,7 +21,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tile::Tile;
+use crate::tile::{Tile, TileSet};
 
 /// Where a domino lies: an avenue domino by column and row of its north square, a street by gap
 /// and the half-row of its top edge. Spots sort avenues first, then by their two numbers in
@@ -72,6 +72,20 @@ impl Spot {
             Spot::Street { gap, half_row } => (gap, half_row),
         };
         a.unsigned_abs() <= REACH as u32 && b.unsigned_abs() <= REACH as u32
+    }
+
+    /// The spot's place in frontier order (the order of [`Spot::cmp`]) as one integer: the kind,
+    /// then each number offset by 2^19, in 20 bits each. Only for spots within reach, whose
+    /// numbers lie within 2^16 of zero, which every spot of the frontier does; a comparison of
+    /// two of these is one instruction, where comparing spots branches on their kinds.
+    fn frontier_key(self) -> u64 {
+        debug_assert!(self.within_reach());
+        let (kind, a, b) = match self {
+            Spot::Avenue { column, row } => (0u64, column, row),
+            Spot::Street { gap, half_row } => (1, gap, half_row),
+        };
+        let field = |n: i32| u64::from((n + (1 << 19)).cast_unsigned() & 0xF_FFFF);
+        kind << 40 | field(a) << 20 | field(b)
     }
 
     /// The four half-square cells the domino covers; the first two show its first number
@@ -254,6 +268,36 @@ struct Column {
     south_row: i32,
 }
 
+/// A spot of the frontier: one that can take a domino now, with what it demands, and two
+/// things worked out once when it opens rather than at every look: its place in frontier order
+/// as one integer ([`Spot::frontier_key`]), and the tiles that meet its need as a mask, so that
+/// listing the placements of a hand costs an `and` a spot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Open {
+    key: u64,
+    pub(crate) spot: Spot,
+    pub(crate) need: Need,
+    /// The low and high halves of the mask of tiles that meet `need` (any tile when it names
+    /// neither half), split so that the frontier's entries need no 16-byte alignment.
+    fits: [u64; 2],
+}
+
+impl Open {
+    fn new(spot: Spot, need: Need) -> Open {
+        let fits = match (need.first, need.second) {
+            (Some(a), Some(b)) => Tile::new(a, b).map_or(0, |tile| 1u128 << tile.index()),
+            (Some(n), None) | (None, Some(n)) => TileSet::suit(n).bits(),
+            (None, None) => u128::MAX,
+        };
+        Open { key: spot.frontier_key(), spot, need, fits: [fits as u64, (fits >> 64) as u64] }
+    }
+
+    /// The tiles that meet the spot's need.
+    pub(crate) fn fits(&self) -> u128 {
+        u128::from(self.fits[0]) | u128::from(self.fits[1]) << 64
+    }
+}
+
 /// The table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -264,10 +308,10 @@ pub struct Board {
     /// verdict changes only when a piece lands near it, so only those are recomputed. A spot that
     /// cannot take a domino yet is dropped too: it can only open when a new piece touches it, and
     /// every new piece offers the spots it touches again.
-    frontier: Vec<(Spot, Verdict)>,
+    frontier: Vec<Open>,
     /// The frontier's previous buffer, kept empty between placements so that rebuilding the
     /// frontier allocates nothing.
-    spare: Vec<(Spot, Verdict)>,
+    spare: Vec<Open>,
     /// The smallest rectangle of cells around every domino: (x_min, y_min, x_max, y_max).
     bounds: (i32, i32, i32, i32),
     blocks: u32,
@@ -283,7 +327,7 @@ impl Default for Board {
             grid: Grid::new(),
             pieces: Vec::new(),
             columns: BTreeMap::new(),
-            frontier: vec![(Spot::Avenue { column: 0, row: 0 }, Verdict::Open(Need::default()))],
+            frontier: vec![Open::new(Spot::Avenue { column: 0, row: 0 }, Need::default())],
             spare: Vec::new(),
             bounds: (0, 0, 0, 0),
             blocks: 0,
@@ -315,19 +359,26 @@ impl Board {
 
     /// Every spot that can take a domino now, with what it must show, in a fixed order.
     pub(crate) fn open_spots(&self) -> impl Iterator<Item = (Spot, Need)> + '_ {
-        self.frontier.iter().filter_map(|&(spot, verdict)| match verdict {
-            Verdict::Open(need) => Some((spot, need)),
-            _ => None,
-        })
+        self.frontier.iter().map(|open| (open.spot, open.need))
+    }
+
+    /// Every spot that can take a domino now, in the order of [`Board::open_spots`], with the
+    /// tiles that fit it.
+    pub(crate) fn open(&self) -> &[Open] {
+        &self.frontier
     }
 
     /// [`Board::verdict`], read from the frontier when the spot is there (the frontier holds
     /// every open spot with its current verdict): checking a placement asks this, and a binary
     /// search costs less than working the verdict out again.
     pub(crate) fn verdict_now(&self, spot: Spot) -> Verdict {
-        match self.frontier.binary_search_by(|(s, _)| s.cmp(&spot)) {
+        if !spot.within_reach() {
+            return self.verdict(spot);
+        }
+        let key = spot.frontier_key();
+        match self.frontier.binary_search_by_key(&key, |open| open.key) {
             Ok(at) => {
-                let verdict = self.frontier[at].1;
+                let verdict = Verdict::Open(self.frontier[at].need);
                 debug_assert_eq!(verdict, self.verdict(spot), "the frontier is up to date at {spot}");
                 verdict
             }
@@ -531,6 +582,9 @@ impl Board {
                 }
             }
         }
+        // Every piece lies within a few hundred cells of the first, so the spots around it are
+        // all within reach and have frontier keys.
+        debug_assert!(near.iter().all(|s| s.within_reach()));
         let placed = footprint(&spot.cells());
         let affected = |s: Spot| {
             overlaps(placed, s.depends_on()) || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
@@ -543,29 +597,28 @@ impl Board {
         let old = std::mem::take(&mut self.frontier);
         let mut frontier = std::mem::take(&mut self.spare);
         frontier.clear();
-        let mut near = near.into_iter().peekable();
-        let offer = |board: &Board, frontier: &mut Vec<(Spot, Verdict)>, spot: Spot| {
-            let verdict = board.verdict(spot);
-            if matches!(verdict, Verdict::Open(_)) {
-                frontier.push((spot, verdict));
+        let mut near = near.into_iter().map(|s| (s.frontier_key(), s)).peekable();
+        let offer = |board: &Board, frontier: &mut Vec<Open>, spot: Spot| {
+            if let Verdict::Open(need) = board.verdict(spot) {
+                frontier.push(Open::new(spot, need));
             }
         };
-        for &(spot, verdict) in &old {
-            while let Some(&new) = near.peek()
-                && new <= spot
+        for &open in &old {
+            while let Some(&(key, new)) = near.peek()
+                && key <= open.key
             {
                 near.next();
-                if new != spot {
+                if key != open.key {
                     offer(self, &mut frontier, new);
                 }
             }
-            if affected(spot) {
-                offer(self, &mut frontier, spot);
+            if affected(open.spot) {
+                offer(self, &mut frontier, open.spot);
             } else {
-                frontier.push((spot, verdict));
+                frontier.push(open);
             }
         }
-        for new in near {
+        for (_, new) in near {
             offer(self, &mut frontier, new);
         }
         self.frontier = frontier;
