@@ -585,46 +585,96 @@ impl Board {
         // Every piece lies within a few hundred cells of the first, so the spots around it are
         // all within reach and have frontier keys.
         debug_assert!(near.iter().all(|s| s.within_reach()));
-        let placed = footprint(&spot.cells());
-        let affected = |s: Spot| {
-            overlaps(placed, s.depends_on()) || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
-        };
-        // `near` is in frontier order already (avenues before streets, each by its two numbers),
-        // so one merge walks both lists: it recomputes the verdicts the piece may have changed,
-        // drops the spots that closed and adds the new ones that opened, in order. A binary
-        // search for each of the dozen new spots mispredicted about once a spot.
         debug_assert!(near.is_sorted());
-        let old = std::mem::take(&mut self.frontier);
-        let mut frontier = std::mem::take(&mut self.spare);
-        frontier.clear();
-        let mut near = near.into_iter().map(|s| (s.frontier_key(), s)).peekable();
-        let offer = |board: &Board, frontier: &mut Vec<Open>, spot: Spot| {
-            if let Verdict::Open(need) = board.verdict(spot) {
-                frontier.push(Open::new(spot, need));
+        // The spots whose verdict the piece may change are those whose `depends_on` rectangle
+        // overlaps the piece, and those of a column the piece filled. In frontier order they
+        // form three runs, one for each column or gap the piece reaches, each a range of rows.
+        // Solved from the overlap test: an avenue piece at (c, r) reaches avenue rows r - 2 ..=
+        // r + 2 of column c (all of it when full) and street half-rows 2r - 2 ..= 2r + 4 of
+        // gaps c - 1 and c; a street piece at (g, s) reaches, in columns g and g + 1, the avenue
+        // rows whose half-rows 2r - 1 ..= 2r + 4 meet s ..= s + 1, and half-rows s - 2 ..= s + 2
+        // of gap g. Every spot of `near` lies in one of the runs. So only the runs are rebuilt,
+        // each found by a binary search on the keys, rather than the whole frontier being
+        // walked and copied at every placement.
+        let runs: [(Spot, Spot); 3] = match spot {
+            Spot::Avenue { column, row } => {
+                let (top, bottom) = if column_full == Some(column) { (-REACH, REACH) } else { (row - 2, row + 2) };
+                let street =
+                    |gap| (Spot::Street { gap, half_row: 2 * row - 2 }, Spot::Street { gap, half_row: 2 * row + 4 });
+                [
+                    (Spot::Avenue { column, row: top }, Spot::Avenue { column, row: bottom }),
+                    street(column - 1),
+                    street(column),
+                ]
+            }
+            Spot::Street { gap, half_row: s } => {
+                // Rows r with 2r - 1 <= s + 1 and s <= 2r + 4.
+                let (top, bottom) = ((s - 3).div_euclid(2), (s + 2).div_euclid(2));
+                let avenue = |column| (Spot::Avenue { column, row: top }, Spot::Avenue { column, row: bottom });
+                [
+                    avenue(gap),
+                    avenue(gap + 1),
+                    (Spot::Street { gap, half_row: s - 2 }, Spot::Street { gap, half_row: s + 2 }),
+                ]
             }
         };
-        for &open in &old {
-            while let Some(&(key, new)) = near.peek()
+        #[cfg(debug_assertions)]
+        {
+            let placed = footprint(&spot.cells());
+            let in_runs = |s: Spot| runs.iter().any(|&(lo, hi)| lo <= s && s <= hi);
+            let affected = |s: Spot| {
+                overlaps(placed, s.depends_on())
+                    || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
+            };
+            for open in &self.frontier {
+                debug_assert_eq!(in_runs(open.spot), affected(open.spot), "the runs hold the affected spots");
+            }
+            debug_assert!(near.iter().all(|&s| in_runs(s) && affected(s)), "every new spot lies in a run");
+        }
+        let mut near = near.as_slice();
+        for (lo, hi) in runs {
+            let (lo, hi) = (lo.frontier_key(), hi.frontier_key());
+            let start = self.frontier.partition_point(|open| open.key < lo);
+            let end = start + self.frontier[start..].partition_point(|open| open.key <= hi);
+            let (fresh, rest) = near.split_at(near.partition_point(|s| s.frontier_key() <= hi));
+            near = rest;
+            self.rebuild_run(start..end, fresh);
+        }
+    }
+
+    /// Replaces the frontier's spots in `range` with those of them, and of `fresh` (sorted, all
+    /// within the range's bounds), that are open now, in order and with their verdicts
+    /// recomputed: the merge the whole frontier once went through, over one run of it.
+    fn rebuild_run(&mut self, range: std::ops::Range<usize>, fresh: &[Spot]) {
+        let mut run = std::mem::take(&mut self.spare);
+        run.clear();
+        let mut fresh = fresh.iter().map(|&s| (s.frontier_key(), s)).peekable();
+        let mut offer = |board: &Board, spot: Spot| {
+            if let Verdict::Open(need) = board.verdict(spot) {
+                run.push(Open::new(spot, need));
+            }
+        };
+        for open in &self.frontier[range.clone()] {
+            while let Some(&(key, new)) = fresh.peek()
                 && key <= open.key
             {
-                near.next();
+                fresh.next();
                 if key != open.key {
-                    offer(self, &mut frontier, new);
+                    offer(self, new);
                 }
             }
-            if affected(open.spot) {
-                offer(self, &mut frontier, open.spot);
-            } else {
-                frontier.push(open);
-            }
+            offer(self, open.spot);
         }
-        for (_, new) in near {
-            offer(self, &mut frontier, new);
+        for (_, new) in fresh {
+            offer(self, new);
         }
-        self.frontier = frontier;
-        let mut old = old;
-        old.clear();
-        self.spare = old;
+        if run.len() == range.len() {
+            self.frontier[range].copy_from_slice(&run);
+        } else {
+            self.frontier.splice(range, run.iter().copied());
+        }
+        run.clear();
+        self.spare = run;
     }
 
     /// Relabels the region the new piece was placed in and returns the points it scored.
@@ -899,10 +949,15 @@ fn footprint(cells: &[(i32, i32)]) -> (i32, i32, i32, i32) {
     })
 }
 
+// Only the debug check of the frontier's runs asks this now.
+#[cfg(debug_assertions)]
 fn overlaps(a: (i32, i32, i32, i32), b: (i32, i32, i32, i32)) -> bool {
     a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3
 }
 
+// Only the debug check of the frontier's runs asks this now; the runs themselves are solved
+// from it (see `Board::update_frontier`).
+#[cfg(debug_assertions)]
 impl Spot {
     /// The cells whose contents decide this spot's verdict: its own, the neighbours it would
     /// touch, and for a street the half-rows where another street would touch it.
