@@ -304,6 +304,10 @@ pub struct Board {
     grid: Grid,
     pieces: Vec<Piece>,
     columns: BTreeMap<i32, Column>,
+    /// The columns of `columns` that hold their seven dominoes, with their rows: what every
+    /// avenue verdict asks about, kept apart because it is almost always empty and a look in an
+    /// empty list costs one branch, where a look in the map cost a search of it.
+    full_columns: Vec<(i32, Column)>,
     /// Spots that can take a domino now, in legal-action order, with what they demand. A spot's
     /// verdict changes only when a piece lands near it, so only those are recomputed. A spot that
     /// cannot take a domino yet is dropped too: it can only open when a new piece touches it, and
@@ -312,6 +316,10 @@ pub struct Board {
     /// The frontier's previous buffer, kept empty between placements so that rebuilding the
     /// frontier allocates nothing.
     spare: Vec<Open>,
+    /// The cells a block search reached and the cells it has yet to visit: scratch lists, empty
+    /// between placements, kept so that a search allocates nothing once they have grown.
+    visited: Vec<(i32, i32)>,
+    stack: Vec<(i32, i32)>,
     /// The smallest rectangle of cells around every domino: (x_min, y_min, x_max, y_max).
     bounds: (i32, i32, i32, i32),
     blocks: u32,
@@ -327,8 +335,11 @@ impl Default for Board {
             grid: Grid::new(),
             pieces: Vec::new(),
             columns: BTreeMap::new(),
+            full_columns: Vec::new(),
             frontier: vec![Open::new(Spot::Avenue { column: 0, row: 0 }, Need::default())],
             spare: Vec::new(),
+            visited: Vec::new(),
+            stack: Vec::new(),
             bounds: (0, 0, 0, 0),
             blocks: 0,
             next_block: 1,
@@ -477,9 +488,15 @@ impl Board {
 
     /// Whether `column` holds its seven dominoes and `row` lies beyond them.
     fn column_full_at(&self, column: i32, row: i32) -> bool {
-        self.columns
-            .get(&column)
-            .is_some_and(|c| c.dominoes >= AVENUE_LIMIT && (row < c.north_row || row + 1 > c.south_row))
+        let full =
+            self.full_columns.iter().any(|&(at, c)| at == column && (row < c.north_row || row + 1 > c.south_row));
+        debug_assert_eq!(
+            full,
+            self.columns
+                .get(&column)
+                .is_some_and(|c| c.dominoes >= AVENUE_LIMIT && (row < c.north_row || row + 1 > c.south_row))
+        );
+        full
     }
 
     fn avenue_verdict(&self, column: i32, row: i32) -> Verdict {
@@ -559,6 +576,13 @@ impl Board {
         c.dominoes += 1;
         c.north_row = c.north_row.min(row);
         c.south_row = c.south_row.max(row + 1);
+        let c = *c;
+        if c.dominoes >= AVENUE_LIMIT {
+            match self.full_columns.iter_mut().find(|(at, _)| *at == column) {
+                Some((_, full)) => *full = c,
+                None => self.full_columns.push((column, c)),
+            }
+        }
         (c.dominoes == AVENUE_LIMIT).then_some(column)
     }
 
@@ -698,21 +722,24 @@ impl Board {
             }
             return 0;
         }
-        let seeds: Vec<(i32, i32)> = cells
+        let seeds: arrayvec::ArrayVec<(i32, i32), 16> = cells
             .iter()
             .flat_map(|&(x, y)| [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)])
             .filter(|&(x, y)| self.is_free(x, y))
             .collect();
-        let found = self.search(&seeds, old_region);
+        let mut visited = std::mem::take(&mut self.visited);
+        let found = self.search(&seeds, old_region, &mut visited);
         let new_blocks = found.len() as u32;
-        for component in &found {
+        for component in found {
             let id = self.next_block;
             // Ids are recycled after 32,767 blocks, far more than any game makes.
             self.next_block = if id >= SEARCH_MARK - 1 { 1 } else { id + 1 };
-            for &(x, y) in component {
+            for &(x, y) in &visited[component] {
                 self.grid.set_region(x, y, id);
             }
         }
+        visited.clear();
+        self.visited = visited;
         self.blocks = if old_region == 0 { self.blocks + new_blocks } else { self.blocks - 1 + new_blocks };
         scored(old_region, new_blocks)
     }
@@ -813,10 +840,17 @@ impl Board {
     /// a block. So a search in the open walks to the edge in a near straight line, and the cost is
     /// about the size of the new blocks, never a flood of the board. Every cell searched keeps
     /// (or gets back) the label `region`; the caller labels the blocks.
-    fn search(&mut self, seeds: &[(i32, i32)], region: u16) -> Vec<Vec<(i32, i32)>> {
-        let mut visited: Vec<(i32, i32)> = Vec::new();
-        let mut stack: Vec<(i32, i32)> = Vec::new();
-        let mut blocks = Vec::new();
+    ///
+    /// The cells searched are appended to `visited`; each block is returned as the range of
+    /// `visited` that holds its cells (a later search only appends, so the range stays put).
+    fn search(
+        &mut self,
+        seeds: &[(i32, i32)],
+        region: u16,
+        visited: &mut Vec<(i32, i32)>,
+    ) -> arrayvec::ArrayVec<std::ops::Range<usize>, 16> {
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut blocks = arrayvec::ArrayVec::new();
         for (id, &seed) in seeds.iter().enumerate() {
             if self.outside_bounds(seed.0, seed.1) || self.grid.get(seed.0, seed.1).region & SEARCH_MARK != 0 {
                 continue;
@@ -824,14 +858,16 @@ impl Board {
             let mark = SEARCH_MARK | id as u16;
             let start = visited.len();
             stack.clear();
-            self.mark(seed, mark, &mut visited, &mut stack);
-            if self.runs_dry(mark, &mut visited, &mut stack) {
-                blocks.push(visited[start..].to_vec());
+            self.mark(seed, mark, visited, &mut stack);
+            if self.runs_dry(mark, visited, &mut stack) {
+                blocks.push(start..visited.len());
             }
         }
-        for &(x, y) in &visited {
+        for &(x, y) in visited.iter() {
             self.grid.set_region(x, y, region);
         }
+        stack.clear();
+        self.stack = stack;
         blocks
     }
 
