@@ -921,7 +921,10 @@ impl State {
                 let shuffled = dealer.shuffle(SET);
                 let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
                 for (hand, chunk) in hands.iter_mut().zip(shuffled.chunks(HAND_SIZE)).take(players) {
-                    *hand = chunk.iter().copied().collect();
+                    // The tiles of double-six have indices below 28: each hand is built on one
+                    // 64-bit word rather than by inserts into the 128-bit mask.
+                    let bits = chunk.iter().fold(0u64, |bits, tile| bits | 1 << (tile.index() & 63));
+                    *hand = TileSet::from_bits(u128::from(bits));
                 }
                 Some(Chance::Deal { hands })
             }
