@@ -34,7 +34,19 @@ impl Dealer {
 
     /// The tiles of `set` in a fresh random order.
     pub fn shuffle(&mut self, set: TileSet) -> ArrayVec<Tile, 91> {
-        let mut tiles: ArrayVec<Tile, 91> = set.iter().collect();
+        let mut tiles = ArrayVec::<Tile, 91>::new();
+        // The same tiles in the same order as `set.iter()`: a set within the first 64 tiles
+        // (double-six and double-nine) is walked on one 64-bit word, where walking the whole
+        // 128-bit mask cost twice the instructions a tile.
+        if set.bits() >> 64 == 0 {
+            let mut bits = set.bits() as u64;
+            while bits != 0 {
+                tiles.push(Tile::from_bit(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+        } else {
+            tiles.extend(set.iter());
+        }
         tiles.shuffle(&mut self.rng);
         tiles
     }

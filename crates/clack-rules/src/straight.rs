@@ -604,6 +604,7 @@ impl Ends {
     /// Moves the end of an arm that already holds a tile to `end`, which is all a play there
     /// changes: such an arm has one end, and its place among the pairs is fixed (west first,
     /// east second, north third, south last).
+    #[inline(always)]
     fn move_end(&mut self, arm: Arm, end: u8) {
         // A select rather than a `match`, which compiled to a jump table that mispredicted.
         let slot = if arm == Arm::South { usize::from(self.open) - 1 } else { arm.index() };
@@ -720,23 +721,42 @@ impl State {
     /// Every legal action of the seat to move, in a fixed order: leads by tile; plays by arm
     /// (west, east, north, south), then matched number, then tile; then draw; then pass. Empty
     /// when a chance outcome is awaited or the game is over.
+    // Inlined into the caller, filling and all: a playout asks this at every step, and the
+    // call cost about as much as walking the few open ends.
+    #[inline(always)]
     pub fn legal_actions(&self) -> Actions {
-        let Phase::Turn(seat) = self.phase else {
-            return Actions::new();
+        // The list starts full and is cut to length at the end. Its filler is a play of 0-0 west
+        // against 0, whose bytes are all zero: a fill written a vector at a time, where a pass
+        // (one defined byte in three) took a store per slot. Every path fills and returns this
+        // one list.
+        let filler = Action::Play { tile: Tile::from_bit(0), arm: Arm::West, matched: 0 };
+        let mut slots = Actions::from([filler; MAX_ACTIONS]);
+        let len = match self.phase {
+            Phase::Turn(seat) => self.fill_actions(seat, &mut slots[..]),
+            _ => 0,
         };
+        slots.truncate(len);
+        slots
+    }
+
+    /// Writes the legal actions of `seat`, whose turn it is, to the front of `slots` (which has
+    /// room for every one) and returns how many there are.
+    #[inline(always)]
+    fn fill_actions(&self, seat: Seat, slots: &mut [Action]) -> usize {
         let hand = self.hand(seat);
         if self.layout.is_empty() {
-            return hand.iter().map(|tile| Action::Lead { tile }).collect();
+            // A hand holds at most the 28 tiles of the set, so every lead has a slot.
+            let mut len = 0;
+            for (slot, tile) in slots.iter_mut().zip(hand) {
+                *slot = Action::Lead { tile };
+                len += 1;
+            }
+            return len;
         }
         // How many tiles fit each end is a coin toss, so a loop that stops when they run out
         // mispredicts about once an end. Instead every end gets two slots written whether or
         // not a tile fills them, and `len` grows only past the filled ones. A third tile of one
         // suit for one end is rare enough to loop for.
-        // The list starts full and is cut to length at the end. Its filler is a play of 0-0 west
-        // against 0, whose bytes are all zero: a fill written a vector at a time, where a pass
-        // (one defined byte in three) took a store per slot.
-        let filler = Action::Play { tile: Tile::from_bit(0), arm: Arm::West, matched: 0 };
-        let mut slots = Actions::from([filler; MAX_ACTIONS]);
         let mut len = 0;
         let hand = bits(hand);
         for &(arm, matched) in &self.ends.pairs[..usize::from(self.ends.open)] {
@@ -759,8 +779,7 @@ impl State {
             slots[0] = Action::Pass;
             len = 1;
         }
-        slots.truncate(len);
-        slots
+        len
     }
 
     /// Every (arm, number) a tile may be laid against now, in legal-action order.
@@ -775,6 +794,19 @@ impl State {
 
     /// Applies a seat's action, or leaves the state unchanged and says why it is illegal.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Effects, IllegalAction> {
+        // Nearly every action of a round is a legal play, and `check` proves one legal with the
+        // four tests below: the seat's turn, the tile in hand, an end on that arm showing the
+        // number, the tile showing it too (an arm accepts a number only once the round is led).
+        // Testing them here first spares the common case `check`'s walk through every rule
+        // and its error values; anything else goes through `check` as before.
+        if let Action::Play { tile, arm, matched } = action
+            && self.phase == Phase::Turn(seat)
+            && self.hand(seat).contains(tile)
+            && self.ends.accepts(arm, matched)
+            && tile.shows(matched)
+        {
+            return Ok(self.play(seat, tile, arm, matched));
+        }
         self.check(seat, action)?;
         // Each arm returns its effects built whole, not a local filled in through a reference:
         // copying that local out, just after its fields were stored one by one, stalled.
@@ -784,31 +816,41 @@ impl State {
                 self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
                 Ok(self.after_play(seat, tile))
             }
-            Action::Play { tile, arm, matched } => {
-                // Most plays go on an arm that holds a tile already, and change nothing but that
-                // arm's end and the count. The first tile of an arm may open the side arms, and
-                // the first double under `first_double` re-roots the layout: those recompute.
-                // Otherwise the count changes only by what that arm's end shows.
-                let reroots =
-                    self.options.spinner == SpinnerRule::FirstDouble && !self.layout.spinner && tile.is_double();
-                let old_tip = self.layout.tips[arm.index()].filter(|_| !reroots);
-                self.layout.extend(tile, arm, matched, self.options.spinner);
-                if let Some(old_tip) = old_tip {
-                    let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
-                    self.ends.move_end(arm, link.outer);
-                    self.ends.count = self.ends.count + link.open_value() - old_tip.open_value();
-                } else {
-                    self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
-                }
-                debug_assert_eq!(self.ends, self.layout.ends(self.options.spinner_sides_open_immediately));
-                Ok(self.after_play(seat, tile))
-            }
+            Action::Play { tile, arm, matched } => Ok(self.play(seat, tile, arm, matched)),
             Action::Draw => {
                 self.phase = Phase::Drawing(seat);
                 Ok(Effects::default())
             }
             Action::Pass => Ok(self.pass(seat)),
         }
+    }
+
+    /// Lays a tile whose play was checked, and moves the turn on. Inlined into
+    /// [`State::apply`]: this is most of what a playout does, and the calls down to the layout
+    /// and the bookkeeping after a play cost as much as the work they did.
+    #[inline(always)]
+    fn play(&mut self, seat: Seat, tile: Tile, arm: Arm, matched: u8) -> Effects {
+        // Most plays go on an arm that holds a tile already, and change nothing but that arm's
+        // end and the count. The first tile of an arm may open the side arms, and the first
+        // double under `first_double` re-roots the layout: those recompute. Otherwise the count
+        // changes only by what that arm's end shows.
+        let reroots = self.options.spinner == SpinnerRule::FirstDouble && !self.layout.spinner && tile.is_double();
+        match self.layout.tips[arm.index()].filter(|_| !reroots) {
+            Some(old_tip) => {
+                // What `Layout::extend` does when nothing re-roots, written out here.
+                let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
+                self.layout.arms[arm.index()].push(link);
+                self.layout.tips[arm.index()] = Some(link);
+                self.ends.move_end(arm, link.outer);
+                self.ends.count = self.ends.count + link.open_value() - old_tip.open_value();
+            }
+            None => {
+                self.layout.extend(tile, arm, matched, self.options.spinner);
+                self.ends = self.layout.ends(self.options.spinner_sides_open_immediately);
+            }
+        }
+        debug_assert_eq!(self.ends, self.layout.ends(self.options.spinner_sides_open_immediately));
+        self.after_play(seat, tile)
     }
 
     /// What [`State::apply`] would score for this action and leave on the table (the count and
@@ -879,7 +921,10 @@ impl State {
                 let shuffled = dealer.shuffle(SET);
                 let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
                 for (hand, chunk) in hands.iter_mut().zip(shuffled.chunks(HAND_SIZE)).take(players) {
-                    *hand = chunk.iter().copied().collect();
+                    // The tiles of double-six have indices below 28: each hand is built on one
+                    // 64-bit word rather than by inserts into the 128-bit mask.
+                    let bits = chunk.iter().fold(0u64, |bits, tile| bits | 1 << (tile.index() & 63));
+                    *hand = TileSet::from_bits(u128::from(bits));
                 }
                 Some(Chance::Deal { hands })
             }
@@ -1005,21 +1050,26 @@ impl State {
         self.phase = Phase::Turn(self.leader);
     }
 
+    #[inline(always)]
     fn after_play(&mut self, seat: Seat, tile: Tile) -> Effects {
         self.hands[seat.index()].remove(tile);
         self.passes = 0;
         let scored = count_points(self.ends.count);
-        self.scores[self.options.side(seat)] += scored;
-        let reached = self.scores[self.options.side(seat)] >= self.options.target;
-        let mut effects = Effects { scored, round: None, outcome: None };
-        if reached && !self.options.finish_round_at_target {
-            self.end_round(RoundEnd::TargetReached, &mut effects);
+        let side = self.options.side(seat);
+        self.scores[side] += scored;
+        let reached = self.scores[side] >= self.options.target;
+        let end = if reached && !self.options.finish_round_at_target {
+            RoundEnd::TargetReached
         } else if self.hand(seat).is_empty() {
-            self.end_round(RoundEnd::Domino { seat }, &mut effects);
+            RoundEnd::Domino { seat }
         } else {
             self.phase = Phase::Turn(seat.next(self.options.players));
+            // Built only here and in the branch below, not once before them: a local built
+            // before the branch was dropped on this path by an out-of-line call.
             return Effects { scored, round: None, outcome: None };
-        }
+        };
+        let mut effects = Effects { scored, round: None, outcome: None };
+        self.end_round(end, &mut effects);
         effects
     }
 

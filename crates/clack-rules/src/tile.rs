@@ -187,6 +187,11 @@ impl TileSet {
         self.0
     }
 
+    /// The set whose mask is `bits`, bit `i` for the tile with canonical index `i`.
+    pub(crate) const fn from_bits(bits: u128) -> TileSet {
+        TileSet(bits)
+    }
+
     pub const fn contains(self, tile: Tile) -> bool {
         self.0 & (1u128 << tile.0) != 0
     }

@@ -21,7 +21,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tile::Tile;
+use crate::tile::{Tile, TileSet};
 
 /// Where a domino lies: an avenue domino by column and row of its north square, a street by gap
 /// and the half-row of its top edge. Spots sort avenues first, then by their two numbers in
@@ -72,6 +72,20 @@ impl Spot {
             Spot::Street { gap, half_row } => (gap, half_row),
         };
         a.unsigned_abs() <= REACH as u32 && b.unsigned_abs() <= REACH as u32
+    }
+
+    /// The spot's place in frontier order (the order of [`Spot::cmp`]) as one integer: the kind,
+    /// then each number offset by 2^19, in 20 bits each. Only for spots within reach, whose
+    /// numbers lie within 2^16 of zero, which every spot of the frontier does; a comparison of
+    /// two of these is one instruction, where comparing spots branches on their kinds.
+    fn frontier_key(self) -> u64 {
+        debug_assert!(self.within_reach());
+        let (kind, a, b) = match self {
+            Spot::Avenue { column, row } => (0u64, column, row),
+            Spot::Street { gap, half_row } => (1, gap, half_row),
+        };
+        let field = |n: i32| u64::from((n + (1 << 19)).cast_unsigned() & 0xF_FFFF);
+        kind << 40 | field(a) << 20 | field(b)
     }
 
     /// The four half-square cells the domino covers; the first two show its first number
@@ -254,20 +268,58 @@ struct Column {
     south_row: i32,
 }
 
+/// A spot of the frontier: one that can take a domino now, with what it demands, and two
+/// things worked out once when it opens rather than at every look: its place in frontier order
+/// as one integer ([`Spot::frontier_key`]), and the tiles that meet its need as a mask, so that
+/// listing the placements of a hand costs an `and` a spot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Open {
+    key: u64,
+    pub(crate) spot: Spot,
+    pub(crate) need: Need,
+    /// The low and high halves of the mask of tiles that meet `need` (any tile when it names
+    /// neither half), split so that the frontier's entries need no 16-byte alignment.
+    fits: [u64; 2],
+}
+
+impl Open {
+    fn new(spot: Spot, need: Need) -> Open {
+        let fits = match (need.first, need.second) {
+            (Some(a), Some(b)) => Tile::new(a, b).map_or(0, |tile| 1u128 << tile.index()),
+            (Some(n), None) | (None, Some(n)) => TileSet::suit(n).bits(),
+            (None, None) => u128::MAX,
+        };
+        Open { key: spot.frontier_key(), spot, need, fits: [fits as u64, (fits >> 64) as u64] }
+    }
+
+    /// The tiles that meet the spot's need.
+    pub(crate) fn fits(&self) -> u128 {
+        u128::from(self.fits[0]) | u128::from(self.fits[1]) << 64
+    }
+}
+
 /// The table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     grid: Grid,
     pieces: Vec<Piece>,
     columns: BTreeMap<i32, Column>,
+    /// The columns of `columns` that hold their seven dominoes, with their rows: what every
+    /// avenue verdict asks about, kept apart because it is almost always empty and a look in an
+    /// empty list costs one branch, where a look in the map cost a search of it.
+    full_columns: Vec<(i32, Column)>,
     /// Spots that can take a domino now, in legal-action order, with what they demand. A spot's
     /// verdict changes only when a piece lands near it, so only those are recomputed. A spot that
     /// cannot take a domino yet is dropped too: it can only open when a new piece touches it, and
     /// every new piece offers the spots it touches again.
-    frontier: Vec<(Spot, Verdict)>,
+    frontier: Vec<Open>,
     /// The frontier's previous buffer, kept empty between placements so that rebuilding the
     /// frontier allocates nothing.
-    spare: Vec<(Spot, Verdict)>,
+    spare: Vec<Open>,
+    /// The cells a block search reached and the cells it has yet to visit: scratch lists, empty
+    /// between placements, kept so that a search allocates nothing once they have grown.
+    visited: Vec<(i32, i32)>,
+    stack: Vec<(i32, i32)>,
     /// The smallest rectangle of cells around every domino: (x_min, y_min, x_max, y_max).
     bounds: (i32, i32, i32, i32),
     blocks: u32,
@@ -283,8 +335,11 @@ impl Default for Board {
             grid: Grid::new(),
             pieces: Vec::new(),
             columns: BTreeMap::new(),
-            frontier: vec![(Spot::Avenue { column: 0, row: 0 }, Verdict::Open(Need::default()))],
+            full_columns: Vec::new(),
+            frontier: vec![Open::new(Spot::Avenue { column: 0, row: 0 }, Need::default())],
             spare: Vec::new(),
+            visited: Vec::new(),
+            stack: Vec::new(),
             bounds: (0, 0, 0, 0),
             blocks: 0,
             next_block: 1,
@@ -315,19 +370,26 @@ impl Board {
 
     /// Every spot that can take a domino now, with what it must show, in a fixed order.
     pub(crate) fn open_spots(&self) -> impl Iterator<Item = (Spot, Need)> + '_ {
-        self.frontier.iter().filter_map(|&(spot, verdict)| match verdict {
-            Verdict::Open(need) => Some((spot, need)),
-            _ => None,
-        })
+        self.frontier.iter().map(|open| (open.spot, open.need))
+    }
+
+    /// Every spot that can take a domino now, in the order of [`Board::open_spots`], with the
+    /// tiles that fit it.
+    pub(crate) fn open(&self) -> &[Open] {
+        &self.frontier
     }
 
     /// [`Board::verdict`], read from the frontier when the spot is there (the frontier holds
     /// every open spot with its current verdict): checking a placement asks this, and a binary
     /// search costs less than working the verdict out again.
     pub(crate) fn verdict_now(&self, spot: Spot) -> Verdict {
-        match self.frontier.binary_search_by(|(s, _)| s.cmp(&spot)) {
+        if !spot.within_reach() {
+            return self.verdict(spot);
+        }
+        let key = spot.frontier_key();
+        match self.frontier.binary_search_by_key(&key, |open| open.key) {
             Ok(at) => {
-                let verdict = self.frontier[at].1;
+                let verdict = Verdict::Open(self.frontier[at].need);
                 debug_assert_eq!(verdict, self.verdict(spot), "the frontier is up to date at {spot}");
                 verdict
             }
@@ -426,9 +488,15 @@ impl Board {
 
     /// Whether `column` holds its seven dominoes and `row` lies beyond them.
     fn column_full_at(&self, column: i32, row: i32) -> bool {
-        self.columns
-            .get(&column)
-            .is_some_and(|c| c.dominoes >= AVENUE_LIMIT && (row < c.north_row || row + 1 > c.south_row))
+        let full =
+            self.full_columns.iter().any(|&(at, c)| at == column && (row < c.north_row || row + 1 > c.south_row));
+        debug_assert_eq!(
+            full,
+            self.columns
+                .get(&column)
+                .is_some_and(|c| c.dominoes >= AVENUE_LIMIT && (row < c.north_row || row + 1 > c.south_row))
+        );
+        full
     }
 
     fn avenue_verdict(&self, column: i32, row: i32) -> Verdict {
@@ -508,6 +576,13 @@ impl Board {
         c.dominoes += 1;
         c.north_row = c.north_row.min(row);
         c.south_row = c.south_row.max(row + 1);
+        let c = *c;
+        if c.dominoes >= AVENUE_LIMIT {
+            match self.full_columns.iter_mut().find(|(at, _)| *at == column) {
+                Some((_, full)) => *full = c,
+                None => self.full_columns.push((column, c)),
+            }
+        }
         (c.dominoes == AVENUE_LIMIT).then_some(column)
     }
 
@@ -531,47 +606,109 @@ impl Board {
                 }
             }
         }
-        let placed = footprint(&spot.cells());
-        let affected = |s: Spot| {
-            overlaps(placed, s.depends_on()) || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
-        };
-        // `near` is in frontier order already (avenues before streets, each by its two numbers),
-        // so one merge walks both lists: it recomputes the verdicts the piece may have changed,
-        // drops the spots that closed and adds the new ones that opened, in order. A binary
-        // search for each of the dozen new spots mispredicted about once a spot.
+        // Every piece lies within a few hundred cells of the first, so the spots around it are
+        // all within reach and have frontier keys.
+        debug_assert!(near.iter().all(|s| s.within_reach()));
         debug_assert!(near.is_sorted());
-        let old = std::mem::take(&mut self.frontier);
-        let mut frontier = std::mem::take(&mut self.spare);
-        frontier.clear();
-        let mut near = near.into_iter().peekable();
-        let offer = |board: &Board, frontier: &mut Vec<(Spot, Verdict)>, spot: Spot| {
-            let verdict = board.verdict(spot);
-            if matches!(verdict, Verdict::Open(_)) {
-                frontier.push((spot, verdict));
+        // The spots whose verdict the piece may change are those whose `depends_on` rectangle
+        // overlaps the piece, and those of a column the piece filled. In frontier order they
+        // form three runs, one for each column or gap the piece reaches, each a range of rows.
+        // Solved from the overlap test: an avenue piece at (c, r) reaches avenue rows r - 2 ..=
+        // r + 2 of column c (all of it when full) and street half-rows 2r - 2 ..= 2r + 4 of
+        // gaps c - 1 and c; a street piece at (g, s) reaches, in columns g and g + 1, the avenue
+        // rows whose half-rows 2r - 1 ..= 2r + 4 meet s ..= s + 1, and half-rows s - 2 ..= s + 2
+        // of gap g. Every spot of `near` lies in one of the runs. So only the runs are rebuilt,
+        // each found by a binary search on the keys, rather than the whole frontier being
+        // walked and copied at every placement.
+        let runs: [(Spot, Spot); 3] = match spot {
+            Spot::Avenue { column, row } => {
+                let (top, bottom) = if column_full == Some(column) { (-REACH, REACH) } else { (row - 2, row + 2) };
+                let street =
+                    |gap| (Spot::Street { gap, half_row: 2 * row - 2 }, Spot::Street { gap, half_row: 2 * row + 4 });
+                [
+                    (Spot::Avenue { column, row: top }, Spot::Avenue { column, row: bottom }),
+                    street(column - 1),
+                    street(column),
+                ]
+            }
+            Spot::Street { gap, half_row: s } => {
+                // Rows r with 2r - 1 <= s + 1 and s <= 2r + 4.
+                let (top, bottom) = ((s - 3).div_euclid(2), (s + 2).div_euclid(2));
+                let avenue = |column| (Spot::Avenue { column, row: top }, Spot::Avenue { column, row: bottom });
+                [
+                    avenue(gap),
+                    avenue(gap + 1),
+                    (Spot::Street { gap, half_row: s - 2 }, Spot::Street { gap, half_row: s + 2 }),
+                ]
             }
         };
-        for &(spot, verdict) in &old {
-            while let Some(&new) = near.peek()
-                && new <= spot
+        #[cfg(debug_assertions)]
+        {
+            let placed = footprint(&spot.cells());
+            let in_runs = |s: Spot| runs.iter().any(|&(lo, hi)| lo <= s && s <= hi);
+            let affected = |s: Spot| {
+                overlaps(placed, s.depends_on())
+                    || matches!(s, Spot::Avenue { column, .. } if Some(column) == column_full)
+            };
+            for open in &self.frontier {
+                debug_assert_eq!(in_runs(open.spot), affected(open.spot), "the runs hold the affected spots");
+            }
+            debug_assert!(near.iter().all(|&s| in_runs(s) && affected(s)), "every new spot lies in a run");
+        }
+        let mut near = near.as_slice();
+        // The runs come in frontier order, so each search starts where the last run ended. A
+        // run holds a handful of spots, so its end is found by stepping on from its start: one
+        // mispredicted exit costs less than a second search's chain of dependent loads.
+        let mut from = 0;
+        for (lo, hi) in runs {
+            let (lo, hi) = (lo.frontier_key(), hi.frontier_key());
+            let start = from + self.frontier[from..].partition_point(|open| open.key < lo);
+            let mut end = start;
+            while end < self.frontier.len() && self.frontier[end].key <= hi {
+                end += 1;
+            }
+            let (fresh, rest) = near.split_at(near.partition_point(|s| s.frontier_key() <= hi));
+            near = rest;
+            from = start + self.rebuild_run(start..end, fresh);
+        }
+    }
+
+    /// Replaces the frontier's spots in `range` with those of them, and of `fresh` (sorted, all
+    /// within the range's bounds), that are open now, in order and with their verdicts
+    /// recomputed: the merge the whole frontier once went through, over one run of it.
+    /// Returns how many spots the run holds now.
+    fn rebuild_run(&mut self, range: std::ops::Range<usize>, fresh: &[Spot]) -> usize {
+        let mut run = std::mem::take(&mut self.spare);
+        run.clear();
+        let mut fresh = fresh.iter().map(|&s| (s.frontier_key(), s)).peekable();
+        let mut offer = |board: &Board, spot: Spot| {
+            if let Verdict::Open(need) = board.verdict(spot) {
+                run.push(Open::new(spot, need));
+            }
+        };
+        for open in &self.frontier[range.clone()] {
+            while let Some(&(key, new)) = fresh.peek()
+                && key <= open.key
             {
-                near.next();
-                if new != spot {
-                    offer(self, &mut frontier, new);
+                fresh.next();
+                if key != open.key {
+                    offer(self, new);
                 }
             }
-            if affected(spot) {
-                offer(self, &mut frontier, spot);
-            } else {
-                frontier.push((spot, verdict));
-            }
+            offer(self, open.spot);
         }
-        for new in near {
-            offer(self, &mut frontier, new);
+        for (_, new) in fresh {
+            offer(self, new);
         }
-        self.frontier = frontier;
-        let mut old = old;
-        old.clear();
-        self.spare = old;
+        if run.len() == range.len() {
+            self.frontier[range].copy_from_slice(&run);
+        } else {
+            self.frontier.splice(range, run.iter().copied());
+        }
+        let len = run.len();
+        run.clear();
+        self.spare = run;
+        len
     }
 
     /// Relabels the region the new piece was placed in and returns the points it scored.
@@ -585,21 +722,24 @@ impl Board {
             }
             return 0;
         }
-        let seeds: Vec<(i32, i32)> = cells
+        let seeds: arrayvec::ArrayVec<(i32, i32), 16> = cells
             .iter()
             .flat_map(|&(x, y)| [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)])
             .filter(|&(x, y)| self.is_free(x, y))
             .collect();
-        let found = self.search(&seeds, old_region);
+        let mut visited = std::mem::take(&mut self.visited);
+        let found = self.search(&seeds, old_region, &mut visited);
         let new_blocks = found.len() as u32;
-        for component in &found {
+        for component in found {
             let id = self.next_block;
             // Ids are recycled after 32,767 blocks, far more than any game makes.
             self.next_block = if id >= SEARCH_MARK - 1 { 1 } else { id + 1 };
-            for &(x, y) in component {
+            for &(x, y) in &visited[component] {
                 self.grid.set_region(x, y, id);
             }
         }
+        visited.clear();
+        self.visited = visited;
         self.blocks = if old_region == 0 { self.blocks + new_blocks } else { self.blocks - 1 + new_blocks };
         scored(old_region, new_blocks)
     }
@@ -700,10 +840,17 @@ impl Board {
     /// a block. So a search in the open walks to the edge in a near straight line, and the cost is
     /// about the size of the new blocks, never a flood of the board. Every cell searched keeps
     /// (or gets back) the label `region`; the caller labels the blocks.
-    fn search(&mut self, seeds: &[(i32, i32)], region: u16) -> Vec<Vec<(i32, i32)>> {
-        let mut visited: Vec<(i32, i32)> = Vec::new();
-        let mut stack: Vec<(i32, i32)> = Vec::new();
-        let mut blocks = Vec::new();
+    ///
+    /// The cells searched are appended to `visited`; each block is returned as the range of
+    /// `visited` that holds its cells (a later search only appends, so the range stays put).
+    fn search(
+        &mut self,
+        seeds: &[(i32, i32)],
+        region: u16,
+        visited: &mut Vec<(i32, i32)>,
+    ) -> arrayvec::ArrayVec<std::ops::Range<usize>, 16> {
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut blocks = arrayvec::ArrayVec::new();
         for (id, &seed) in seeds.iter().enumerate() {
             if self.outside_bounds(seed.0, seed.1) || self.grid.get(seed.0, seed.1).region & SEARCH_MARK != 0 {
                 continue;
@@ -711,14 +858,16 @@ impl Board {
             let mark = SEARCH_MARK | id as u16;
             let start = visited.len();
             stack.clear();
-            self.mark(seed, mark, &mut visited, &mut stack);
-            if self.runs_dry(mark, &mut visited, &mut stack) {
-                blocks.push(visited[start..].to_vec());
+            self.mark(seed, mark, visited, &mut stack);
+            if self.runs_dry(mark, visited, &mut stack) {
+                blocks.push(start..visited.len());
             }
         }
-        for &(x, y) in &visited {
+        for &(x, y) in visited.iter() {
             self.grid.set_region(x, y, region);
         }
+        stack.clear();
+        self.stack = stack;
         blocks
     }
 
@@ -846,10 +995,15 @@ fn footprint(cells: &[(i32, i32)]) -> (i32, i32, i32, i32) {
     })
 }
 
+// Only the debug check of the frontier's runs asks this now.
+#[cfg(debug_assertions)]
 fn overlaps(a: (i32, i32, i32, i32), b: (i32, i32, i32, i32)) -> bool {
     a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3
 }
 
+// Only the debug check of the frontier's runs asks this now; the runs themselves are solved
+// from it (see `Board::update_frontier`).
+#[cfg(debug_assertions)]
 impl Spot {
     /// The cells whose contents decide this spot's verdict: its own, the neighbours it would
     /// touch, and for a street the half-rows where another street would touch it.

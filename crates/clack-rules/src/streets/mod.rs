@@ -342,10 +342,41 @@ impl State {
     pub fn legal_actions(&self) -> Vec<Action> {
         let Phase::Turn(seat) = self.phase else { return Vec::new() };
         let mut actions = Vec::with_capacity(32);
-        self.placements(self.hand(seat), |action| {
-            actions.push(action);
-            true
-        });
+        let hand = self.hand(seat);
+        let hand_bits = hand.bits();
+        for open in self.board.open() {
+            let mut fits = hand_bits & open.fits();
+            if fits == 0 {
+                continue;
+            }
+            let (spot, need) = (open.spot, open.need);
+            // Only the first spot of a game names neither half, and each tile fits it both ways
+            // round; `fitting` lists those. Otherwise a tile's first half is the number named
+            // for it, else the tile's other half against the second.
+            if need.first.is_none() && need.second.is_none() {
+                fitting(hand, need, |tile, first| {
+                    actions.push(Action::Place { tile, spot, first });
+                    true
+                });
+                continue;
+            }
+            let second = need.second.unwrap_or(0);
+            while fits != 0 {
+                let tile = Tile::from_bit(fits.trailing_zeros());
+                let first = need.first.unwrap_or_else(|| (tile.pips() as u8).wrapping_sub(second));
+                actions.push(Action::Place { tile, spot, first });
+                fits &= fits - 1;
+            }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut listed = Vec::new();
+            self.placements(hand, |action| {
+                listed.push(action);
+                true
+            });
+            debug_assert_eq!(actions, listed, "the masks list the placements `fitting` lists, in its order");
+        }
         if actions.is_empty() || self.options.may_pass_when_able {
             if !self.boneyard.is_empty() {
                 actions.extend(self.hand(seat).iter().map(|tile| Action::Discard { tile }));
