@@ -37,7 +37,9 @@ pub fn next_table(candidates: &[Candidate], seats: usize, round: u64) -> Option<
         .filter(|&(a, b)| !(candidates[a].anchor && candidates[b].anchor))
         .filter(|&(a, b)| !anchors_turn || candidates[a].anchor || candidates[b].anchor)
         .max_by(|&(a, b), &(c, d)| {
-            gain(&candidates[a], &candidates[b]).total_cmp(&gain(&candidates[c], &candidates[d])).then((c, d).cmp(&(a, b)))
+            gain(&candidates[a], &candidates[b])
+                .total_cmp(&gain(&candidates[c], &candidates[d]))
+                .then((c, d).cmp(&(a, b)))
         })?;
     let mut table = vec![a, b];
     while table.len() < seats {

@@ -56,6 +56,30 @@ pub(crate) struct Args {
     /// what they cost: compare runs with and without, taking turns.
     #[arg(long)]
     metrics: bool,
+    /// Run the ladder beside the games, at its default share, with the bundled bots uploaded,
+    /// to see what it costs ordinary games: compare runs with and without, taking turns.
+    #[arg(long)]
+    ladder: bool,
+}
+
+/// The bundled bots, for a ladder to play: (name, game, source).
+const BUNDLED: [(&str, clack_proto::v1::GameKind, &str); 6] = [
+    ("straight-random", clack_proto::v1::GameKind::Straight, include_str!("../../../bots/straight-random.rhai")),
+    ("straight-greedy", clack_proto::v1::GameKind::Straight, include_str!("../../../bots/straight-greedy.rhai")),
+    ("straight-defender", clack_proto::v1::GameKind::Straight, include_str!("../../../bots/straight-defender.rhai")),
+    ("streets-random", clack_proto::v1::GameKind::Streets, include_str!("../../../bots/streets-random.rhai")),
+    ("streets-greedy", clack_proto::v1::GameKind::Streets, include_str!("../../../bots/streets-greedy.rhai")),
+    ("streets-builder", clack_proto::v1::GameKind::Streets, include_str!("../../../bots/streets-builder.rhai")),
+];
+
+/// Uploads the bundled bots through the server's own API, so that its ladder has players.
+async fn upload_bundled(addr: std::net::SocketAddr) -> anyhow::Result<()> {
+    let mut bots = clack_proto::v1::bot_service_client::BotServiceClient::connect(format!("http://{addr}")).await?;
+    for (name, kind, source) in BUNDLED {
+        let upload = clack_proto::v1::UploadBotRequest { name: name.into(), kind: kind as i32, source: source.into() };
+        bots.upload_bot(upload).await?;
+    }
+    Ok(())
 }
 
 /// Latencies of one phase, or of several added together.
@@ -184,22 +208,27 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let metrics = args.metrics.then(|| clack_server::metrics::Metrics::install(&hub, Some(&bots)));
-    let config = ServeConfig { concurrency_limit: args.games * 4, metrics, ..ServeConfig::default() };
+    let ladder = args.ladder.then(clack_server::ladder::LadderSettings::default);
+    let config = ServeConfig { concurrency_limit: args.games * 4, metrics, ladder, ..ServeConfig::default() };
     let server = tokio::spawn(clack_server::serve(hub.clone(), Some(bots.clone()), listener, config, async {
         let _ = stopped.await;
     }));
+    if args.ladder {
+        upload_bundled(addr).await?;
+    }
     let mut channels = Vec::new();
     for _ in 0..args.connections.max(1) {
         channels.push(tonic::transport::Endpoint::from_shared(format!("http://{addr}"))?.connect().await?);
     }
     let backend_name = if args.memory { "memory (no disk)" } else { "sled" };
     println!(
-        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections, metrics {}",
+        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections, metrics {}, ladder {}",
         args.games,
         args.seconds,
         args.rounds.max(1),
         channels.len(),
-        if args.metrics { "on" } else { "off" }
+        if args.metrics { "on" } else { "off" },
+        if args.ladder { "on (default share, the bundled bots)" } else { "off" }
     );
     let duration = Duration::from_secs(args.seconds);
     if args.hostile > 0 {

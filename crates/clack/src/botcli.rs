@@ -190,7 +190,7 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
     );
     for s in &standings {
         println!(
-            "{:<32} {:>6} {:>9.3} ±{:<5.3} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>8.0}",
+            "{:<32} {:>6} {:>9.4} ±{:<6.4} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>8.0}",
             s.label,
             s.wins,
             s.win_share,
