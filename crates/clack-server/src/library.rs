@@ -353,6 +353,20 @@ impl BotLibrary {
         (self.threads - self.pool.available_permits(), self.waiting.load(Ordering::Relaxed))
     }
 
+    /// Runs `f` on `background`'s thread, once the pool has a free turn: background work takes
+    /// the pool's turns like any decision, and its thread yields the cores to everything else.
+    pub(crate) async fn in_background<T: Send + 'static>(
+        &self,
+        background: &Background,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T> {
+        let waiting = Waiting::new(&self.waiting);
+        let permit = self.pool.acquire().await;
+        drop(waiting);
+        let _permit = permit.map_err(|e| Error::Internal(e.to_string()))?;
+        background.run(f).await
+    }
+
     pub(crate) async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
         let waiting = Waiting::new(&self.waiting);
         let permit = self.pool.acquire().await;
@@ -477,6 +491,45 @@ fn first_position(kind: Kind) -> (Game, Seat) {
     (game, seat)
 }
 
+/// A thread of its own at the lowest scheduling priority, for work that must give way to games
+/// (the ladder's): under load the operating system runs it only when the cores have nothing
+/// else to do, so it slows down instead of the games.
+#[derive(Debug)]
+pub struct Background {
+    jobs: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
+}
+
+impl Background {
+    /// Starts the thread. Its priority is lowered as far as it goes (`nice` 19 on Linux); where
+    /// that is refused the work still runs, at the normal priority, and a warning says so.
+    pub fn start(name: &str) -> Result<Background> {
+        let (jobs, queue) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
+        let thread = name.to_owned();
+        std::thread::Builder::new()
+            .name(name.to_owned())
+            .spawn(move || {
+                if let Err(error) = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min) {
+                    tracing::warn!(thread, ?error, "cannot lower the priority of a background thread");
+                }
+                for job in queue {
+                    job();
+                }
+            })
+            .map_err(|e| Error::Internal(format!("cannot start the {name} thread: {e}")))?;
+        Ok(Background { jobs })
+    }
+
+    /// Runs `f` on the thread and waits for its result.
+    async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+        let (sender, result) = tokio::sync::oneshot::channel();
+        let job = Box::new(move || {
+            let _ = sender.send(f());
+        });
+        self.jobs.send(job).map_err(|_| Error::Internal("the background thread has stopped".into()))?;
+        result.await.map_err(|_| Error::Internal("a background job stopped before its end".into()))
+    }
+}
+
 /// The public history a bot is shown, from a game's log.
 pub(crate) fn history_of(log: &GameLog) -> Vec<Played> {
     log.history().iter().map(|&(seat, action, points)| Played { seat, action, points }).collect()
@@ -529,5 +582,23 @@ impl BotHost for BotLibrary {
         }
         let (summary, _) = self.resolve_playable(bot_id, Some(version))?;
         kind_of(summary.kind).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The background thread's `nice` value, read from `/proc` (Linux): field 19 of the
+    /// thread's stat line, the 17th after the command's closing parenthesis.
+    fn nice_of_this_thread() -> String {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("a stat line");
+        let after = stat.rsplit_once(')').map(|(_, rest)| rest.to_owned()).unwrap_or_default();
+        after.split_whitespace().nth(16).unwrap_or_default().to_owned()
+    }
+
+    #[tokio::test]
+    async fn background_work_runs_at_the_lowest_priority() {
+        let background = super::Background::start("test-background").expect("starts");
+        assert_eq!(background.run(nice_of_this_thread).await.expect("runs"), "19");
+        assert_eq!(nice_of_this_thread(), "0", "the caller's thread is left alone");
     }
 }

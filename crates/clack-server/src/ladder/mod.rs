@@ -6,8 +6,10 @@
 //! (the players whose game would narrow the ratings most: new and uncertain versions in open
 //! games first, and the anchor at regular turns), plays the deal once from every seat (a small duplicate match, through
 //! [`crate::matches::table`], so each game is stored like any match game), and fits the ratings
-//! again. Between games it rests, so that the ladder uses about `share` of the pool's threads and
-//! ordinary games' bots keep their turns. The engine (`engine:default` unless the operator names
+//! again. Its games run on a thread of its own at the lowest scheduling priority, taking the
+//! bots' pool's turns like any decision: under load the operating system gives the cores to the
+//! games first, and the ladder slows down instead of them. Between games it rests, so that it
+//! uses about `share` of the pool's threads even on an idle server. The engine (`engine:default` unless the operator names
 //! another level) sits on every ladder at a fixed 1500: it is the same program month after month,
 //! so a rating means the same over time.
 //!
@@ -33,7 +35,7 @@ use tokio::sync::watch;
 use crate::access::{Owner, OwnerRecord, Principal};
 use crate::error::{Error, Result};
 use crate::hub::Hub;
-use crate::library::BotLibrary;
+use crate::library::{Background, BotLibrary};
 use crate::matches::table::Table;
 
 /// How the operator runs the ladder.
@@ -214,6 +216,8 @@ pub struct Ladder {
     settings: LadderSettings,
     running: bool,
     boards: Mutex<HashMap<Configuration, Board>>,
+    /// The thread the ladder's games run on, at the lowest priority.
+    background: Option<Background>,
 }
 
 impl std::fmt::Debug for Ladder {
@@ -247,7 +251,8 @@ impl Ladder {
         for configuration in Configuration::ALL {
             boards.insert(configuration, load(&hub, configuration, &settings.anchor).await?);
         }
-        let ladder = Arc::new(Ladder { hub, library, settings, running, boards: Mutex::new(boards) });
+        let background = if running { Some(Background::start("clack-ladder")?) } else { None };
+        let ladder = Arc::new(Ladder { hub, library, settings, running, boards: Mutex::new(boards), background });
         if running {
             tokio::spawn(ladder.clone().run(closing));
         }
@@ -304,7 +309,8 @@ impl Ladder {
                 return Ok(false);
             }
             let next = rotation.next_game();
-            let (summary, result) = seated.play(&self.library, &self.hub, &next, &owner).await?;
+            let background = self.background.as_ref();
+            let (summary, result) = seated.play((&self.library, &self.hub), &next, &owner, background).await?;
             rotation.record(&next, &result);
             deal.games.push(GameRecord {
                 game_id: summary.game_id,

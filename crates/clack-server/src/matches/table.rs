@@ -15,7 +15,7 @@ use rhai::Engine;
 use crate::access::OwnerRecord;
 use crate::error::{Error, Result};
 use crate::hub::Hub;
-use crate::library::{BotLibrary, START_RATING};
+use crate::library::{Background, BotLibrary, START_RATING};
 
 /// The entrants of a match, one per seat before rotation.
 pub(crate) struct Table {
@@ -89,19 +89,24 @@ impl Table {
     }
 
     /// Plays game `next` of the match on the bots' pool (one game per turn, so that ordinary
-    /// games' bots are not kept waiting for a whole match) and stores it, owned by `owner`.
+    /// games' bots are not kept waiting for a whole match), on `background`'s thread if one is
+    /// given, and stores it, owned by `owner`.
     pub(crate) async fn play(
         &self,
-        library: &BotLibrary,
-        hub: &Hub,
+        (library, hub): (&BotLibrary, &Hub),
         next: &NextGame,
         owner: &OwnerRecord,
+        background: Option<&Background>,
     ) -> Result<(pb::GameSummary, GameResult)> {
         let seats: Vec<Seated> = next.seats.iter().map(|&entrant| self.seated[entrant].clone()).collect();
         let specs = seats.iter().map(Seated::spec).collect();
         let (log, events) = GameLog::create(&hub.new_game_id(), self.options, specs, next.seed, crate::now())?;
         let (engine, limits) = library.runner();
-        let (log, events, result) = library.blocking(move || play_out(&engine, &limits, log, events, &seats)).await??;
+        let game = move || play_out(&engine, &limits, log, events, &seats);
+        let (log, events, result) = match background {
+            Some(background) => library.in_background(background, game).await??,
+            None => library.blocking(game).await??,
+        };
         hub.store_played(&log, events, owner).await?;
         tracing::debug!(game = log.id(), index = next.index, "match game stored");
         Ok((crate::view::summary(&log), result))
