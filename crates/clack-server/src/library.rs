@@ -360,18 +360,20 @@ impl BotLibrary {
         background: &Background,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
-        let waiting = Waiting::new(&self.waiting);
-        let permit = self.pool.acquire().await;
-        drop(waiting);
-        let _permit = permit.map_err(|e| Error::Internal(e.to_string()))?;
+        let _turn = self.turn().await?;
         background.run(f).await
     }
 
-    pub(crate) async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    /// Waits for a free turn of the pool, counted among the decisions waiting meanwhile.
+    async fn turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>> {
         let waiting = Waiting::new(&self.waiting);
         let permit = self.pool.acquire().await;
         drop(waiting);
-        let _permit = permit.map_err(|e| Error::Internal(e.to_string()))?;
+        permit.map_err(|e| Error::Internal(e.to_string()))
+    }
+
+    pub(crate) async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+        let _turn = self.turn().await?;
         tokio::task::spawn_blocking(f).await.map_err(|e| Error::Internal(format!("bot task failed: {e}")))
     }
 
@@ -388,7 +390,7 @@ impl BotLibrary {
     }
 
     /// Every version that may take a seat in a game of `kind` (neither it nor its bot retired),
-    /// as (bot, version), in the order of bots' names then uploads.
+    /// as (bot, version), sorted.
     pub(crate) fn active_versions(&self, kind: Kind) -> Vec<(String, String)> {
         let mut active: Vec<(String, String)> = read(&self.bots)
             .values()

@@ -179,8 +179,8 @@ impl Board {
         self.players.iter().map(|p| (p.bot_id == anchor).then_some(ANCHOR_RATING)).collect()
     }
 
-    /// Folds a deal in; `fit` says whether to fit the ratings again (a board being loaded fits
-    /// once at the end).
+    /// Folds a deal in, and its ratings-after into the histories; `fit` says whether to fit the
+    /// ratings again (a board being loaded fits once at the end).
     fn add_deal(&mut self, deal: &DealRecord, sides: &[usize], anchor: &str, fit: bool) {
         let games: Vec<DealGame> = deal
             .games
@@ -196,6 +196,11 @@ impl Board {
         if fit {
             self.ratings = clack_ladder::fit(&self.results, &self.anchors(anchor));
         }
+        self.remember(deal);
+    }
+
+    /// Adds a deal's ratings-after to its players' histories.
+    fn remember(&mut self, deal: &DealRecord) {
         for point in &deal.after {
             if let Some(history) = self.history.get_mut(point.player as usize) {
                 history.push(pb::RatingPoint {
@@ -384,14 +389,7 @@ impl Ladder {
                 })
                 .collect();
             // The history gains the points now that they are known.
-            for point in &deal.after {
-                board.history[point.player as usize].push(pb::RatingPoint {
-                    unix_millis: deal.unix_millis,
-                    rating: point.rating,
-                    ci95: point.ci95,
-                    games: point.games,
-                });
-            }
+            board.remember(&deal);
             format!("{}{index:010}", deal_prefix(configuration))
         };
         self.hub.store().put(&key, deal.encode_to_vec()).await?;

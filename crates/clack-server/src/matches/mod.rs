@@ -170,12 +170,7 @@ impl Matches {
     /// Picks a stored match up where it stopped; one that cannot be (a bot gone from the store)
     /// is marked failed with the reason.
     async fn resume(self: &Arc<Self>, mut record: MatchRecord) {
-        let request = record.request.clone().unwrap_or_default();
-        let checked = match options_from_proto(request.options.as_ref()) {
-            Ok(options) => Table::check(&self.library, options, &request.entrants, Some(&record.ratings)).await,
-            Err(e) => Err(e.into()),
-        };
-        match checked {
+        match self.stored_table(&record).await {
             Ok(table) => {
                 tracing::info!(r#match = %record.match_id, done = record.games.len(), "match resumed");
                 self.spawn(record, table);
@@ -193,12 +188,7 @@ impl Matches {
 
     /// Starts the task that plays the rest of the match.
     fn spawn(self: &Arc<Self>, record: MatchRecord, table: Table) {
-        let request = record.request.clone().unwrap_or_default();
-        let mut played = Match::new(table.options, table.entrants.clone(), request.seed.unwrap_or(0));
-        for game in &record.games {
-            let next = played.next_game();
-            played.record(&next, &game.result());
-        }
+        let played = replayed(&record, &table);
         let (progress, receiver) = watch::channel(report(&record, &table, &played, None));
         self.running.lock().unwrap_or_else(PoisonError::into_inner).insert(record.match_id.clone(), receiver);
         let matches = self.clone();
@@ -288,24 +278,23 @@ impl Matches {
 
     /// The progress of a match no task plays: its standings from the record.
     async fn ended(&self, record: &MatchRecord) -> pb::WatchMatchResponse {
-        let request = record.request.clone().unwrap_or_default();
-        let table = match options_from_proto(request.options.as_ref()) {
-            Ok(options) => Table::check(&self.library, options, &request.entrants, Some(&record.ratings)).await,
-            Err(e) => Err(e.into()),
+        let Ok(table) = self.stored_table(record).await else {
+            let games = record.request.as_ref().map_or(0, |r| r.games);
+            return pb::WatchMatchResponse { games, done: record.games.len() as u32, ..header(record) };
         };
-        let Ok(table) = table else {
-            return pb::WatchMatchResponse { games: request.games, done: record.games.len() as u32, ..header(record) };
-        };
-        let mut played = Match::new(table.options, table.entrants.clone(), request.seed.unwrap_or(0));
-        for game in &record.games {
-            let next = played.next_game();
-            played.record(&next, &game.result());
-        }
+        let played = replayed(record, &table);
         let last = match record.games.last() {
             Some(game) => self.hub.store().summary(&game.game_id).await.ok().flatten(),
             None => None,
         };
         report(record, &table, &played, last)
+    }
+
+    /// The table of a stored match: the versions it started with, at the ratings they had then.
+    async fn stored_table(&self, record: &MatchRecord) -> Result<Table> {
+        let request = record.request.clone().unwrap_or_default();
+        let options = options_from_proto(request.options.as_ref())?;
+        Table::check(&self.library, options, &request.entrants, Some(&record.ratings)).await
     }
 
     /// Starts a match and waits for its end: `RunMatch`, for the clients that call it.
@@ -342,6 +331,17 @@ impl Matches {
             owner_token: started.owner_token,
         })
     }
+}
+
+/// The standings of a match's recorded games, rebuilt game by game as they were counted.
+fn replayed(record: &MatchRecord, table: &Table) -> Match {
+    let seed = record.request.as_ref().and_then(|r| r.seed).unwrap_or(0);
+    let mut played = Match::new(table.options, table.entrants.clone(), seed);
+    for game in &record.games {
+        let next = played.next_game();
+        played.record(&next, &game.result());
+    }
+    played
 }
 
 /// The record of match `match_id`.
