@@ -27,6 +27,10 @@ pub enum Player {
     Script(Bot),
     /// Clack's engine at a level (`engine:default`).
     Engine(Level),
+    /// A program outside this process (a server's remote bot). The server plays the games of
+    /// such an entrant as live games and hands their results to [`Match::record`]; a match
+    /// played here cannot ask it anything, and records each of its decisions as a fault.
+    Elsewhere,
 }
 
 /// One bot in a match.
@@ -372,6 +376,7 @@ fn choose(player: &Player, engine: &Engine, limits: &Limits, at: &Moment<'_>) ->
                 .ok_or(());
             (choice, started.elapsed())
         }
+        Player::Elsewhere => (Err(()), Duration::ZERO),
     }
 }
 

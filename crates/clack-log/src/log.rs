@@ -92,6 +92,8 @@ pub struct GameLog {
     id: String,
     created: std::sync::Arc<pb::GameCreated>,
     created_millis: i64,
+    /// When the last event was made (Unix milliseconds).
+    last_millis: i64,
     game: Game,
     seats: Vec<Occupant>,
     sequence: u64,
@@ -251,6 +253,7 @@ impl GameLog {
             id: event.game_id.clone(),
             created: std::sync::Arc::new(created.clone()),
             created_millis: event.unix_millis,
+            last_millis: event.unix_millis,
             game,
             seats,
             sequence: 1,
@@ -312,6 +315,12 @@ impl GameLog {
 
     pub fn created_millis(&self) -> i64 {
         self.created_millis
+    }
+
+    /// When the last event was made, in Unix milliseconds: where a remote bot's time to move
+    /// starts.
+    pub fn last_millis(&self) -> i64 {
+        self.last_millis
     }
 
     /// The sequence number of the last event.
@@ -413,6 +422,7 @@ impl GameLog {
             self.fold_input(sequence, event.unix_millis, payload)?;
         }
         self.sequence = sequence;
+        self.last_millis = event.unix_millis;
         if let Some(clocks) = &mut self.clocks {
             clocks.passed(event.unix_millis);
         }

@@ -149,6 +149,8 @@ enum Due {
     JoinTimeout,
     /// The clock of the seat to act ran out.
     Clock,
+    /// A remote bot's seat to act took longer than the remote move limit.
+    RemoteMove,
 }
 
 impl std::fmt::Debug for Actor {
@@ -337,9 +339,36 @@ impl Actor {
                 let timeout = i64::try_from(self.join_timeout?.as_millis()).unwrap_or(i64::MAX);
                 Some((log.created_millis().saturating_add(timeout), Due::JoinTimeout))
             }
-            Status::Active => log.deadline().map(|(_, at)| (at, Due::Clock)),
+            Status::Active => {
+                let clock = log.deadline().map(|(_, at)| (at, Due::Clock));
+                let remote = self.remote_deadline().map(|at| (at, Due::RemoteMove));
+                clock.into_iter().chain(remote).min_by_key(|&(at, _)| at)
+            }
             Status::Finished => None,
         }
+    }
+
+    /// When the remote bot to act runs out of its move limit, if a remote bot is to act.
+    fn remote_deadline(&self) -> Option<i64> {
+        let (_, remotes) = self.remote_to_act()?;
+        let limit = i64::try_from(remotes.move_limit().as_millis()).unwrap_or(i64::MAX);
+        Some(self.log().last_millis().saturating_add(limit))
+    }
+
+    /// The seat to act, if a remote bot holds it, with the remote bots' connections.
+    fn remote_to_act(&self) -> Option<(Seat, &Arc<crate::bots::remote::Remotes>)> {
+        let seat = self.log().seat_to_act()?;
+        let clack_log::Occupant::Bot { bot_id, .. } = self.log().seats().get(seat.index())? else { return None };
+        Some((seat, self.bots.as_ref()?.remote(bot_id)?))
+    }
+
+    /// A remote bot that did not move in time: a fault, and its first legal action played.
+    async fn remote_timed_out(&mut self) -> Result<()> {
+        let Some((seat, remotes)) = self.remote_to_act() else { return Ok(()) };
+        let detail = format!("no move within the remote move limit of {} ms", remotes.move_limit().as_millis());
+        let fault = crate::bots::Fault { reason: "deadline".into(), detail };
+        let Some((next, events)) = crate::bots::play_decision(self.log(), seat, Err(fault)) else { return Ok(()) };
+        self.commit(next, events).await
     }
 
     async fn time_out(&mut self, now: i64) -> Result<()> {
@@ -358,6 +387,7 @@ impl Actor {
         let outcome = match due {
             Due::JoinTimeout => self.abandon("join_timeout", now).await.map(drop),
             Due::Clock => self.time_out(now).await,
+            Due::RemoteMove => self.remote_timed_out().await,
         };
         if let Err(error) = outcome {
             tracing::error!(%error, ?due, "could not record what came due; retrying shortly");
@@ -405,9 +435,13 @@ impl Actor {
     }
 
     fn bot_to_move(&self) -> bool {
-        let bot_seat =
-            |seat: Seat| matches!(self.log().seats().get(seat.index()), Some(clack_log::Occupant::Bot { .. }));
-        self.bots.is_some() && self.log().seat_to_act().is_some_and(bot_seat)
+        let Some(bots) = &self.bots else { return false };
+        // A remote bot's seat is played over `Play`, like a person's: the game waits for it.
+        let scripted = |seat: Seat| match self.log().seats().get(seat.index()) {
+            Some(clack_log::Occupant::Bot { bot_id, .. }) => bots.remote(bot_id).is_none(),
+            _ => false,
+        };
+        self.log().seat_to_act().is_some_and(scripted)
     }
 
     /// Plays one move for the bot seat to move.

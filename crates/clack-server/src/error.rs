@@ -20,6 +20,9 @@ pub enum Error {
     FailedPrecondition(String),
     #[error("{0}")]
     Aborted(String),
+    /// Something that may exist once only is already there (a remote bot's connection).
+    #[error("{0}")]
+    AlreadyExists(String),
     #[error("{0}")]
     Unauthenticated(String),
     #[error("{0}")]
@@ -111,6 +114,7 @@ impl From<Error> for Status {
                 (Code::FailedPrecondition, error.to_string())
             }
             Error::Aborted(_) | Error::Store(StoreError::Conflict { .. }) => (Code::Aborted, error.to_string()),
+            Error::AlreadyExists(_) => (Code::AlreadyExists, error.to_string()),
             Error::Unauthenticated(_) => (Code::Unauthenticated, error.to_string()),
             Error::PermissionDenied(_) => (Code::PermissionDenied, error.to_string()),
             Error::ResourceExhausted(_) | Error::RetryLater { .. } => (Code::ResourceExhausted, error.to_string()),

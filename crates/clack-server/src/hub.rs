@@ -27,6 +27,9 @@ use crate::quota::{self, Meter, Quotas};
 use crate::shard::ShardName;
 use crate::view;
 
+/// A seat offer for a remote bot's program, with where to send it.
+type RemoteOffer = (Arc<crate::bots::remote::Remotes>, String, String, pb::SeatOffer);
+
 /// Limits that protect the server, and whom it serves.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -317,13 +320,59 @@ impl Hub {
         let id = log.id().to_owned();
         let (owner, owner_token) = new_owner(caller)?;
         let record = OwnerRecord::new(&owner, &caller.who);
-        self.store_new(&log, events, &record).await?;
         let sequence = log.sequence();
         tracing::info!(game = %id, kind = log.game().kind().name(), owner = owner.display(), "game created");
-        if log.status() != Status::Finished {
-            self.start(log).await?;
-        }
+        self.store_and_start(log, events, &record, "").await?;
         Ok(pb::CreateGameResponse { game_id: id, sequence, owner_token: owner_token.unwrap_or_default() })
+    }
+
+    /// Stores a new game and starts its task, then offers each remote bot's seat to its
+    /// program, with a new seat token (`match_id` says why the seat was given).
+    pub(crate) async fn store_and_start(
+        self: &Arc<Hub>,
+        log: GameLog,
+        events: Vec<pb::Event>,
+        owner: &OwnerRecord,
+        match_id: &str,
+    ) -> Result<()> {
+        self.store_new(&log, events, owner).await?;
+        if log.status() == Status::Finished {
+            return Ok(());
+        }
+        let offers = self.remote_seat_tokens(&log, match_id).await?;
+        self.start(log).await?;
+        for (remotes, bot_id, version, offer) in offers {
+            let (game, seat) = (offer.game_id.clone(), offer.seat);
+            if let Err(error) = remotes.offer(&bot_id, &version, offer) {
+                // The seat faults at its move limit, turn by turn, as a program that stopped.
+                tracing::warn!(%game, seat, bot = %bot_id, %error, "a remote bot's seat could not be offered");
+            }
+        }
+        Ok(())
+    }
+
+    /// A token for each remote bot's seat of a new game, its hash stored as a joined seat's is;
+    /// the offers that carry them.
+    async fn remote_seat_tokens(&self, log: &GameLog, match_id: &str) -> Result<Vec<RemoteOffer>> {
+        let Some(host) = &self.bots else { return Ok(Vec::new()) };
+        let mut offers = Vec::new();
+        for (seat, occupant) in log.seats().iter().enumerate() {
+            let clack_log::Occupant::Bot { bot_id, version } = occupant else { continue };
+            let Some(remotes) = host.remote(bot_id) else { continue };
+            let token = auth::new_token();
+            let hash = auth::hash(&token);
+            let seat = seat as u8;
+            self.store.put(&auth::token_key(log.id(), seat), auth::store_form(&hash)).await?;
+            let offer = pb::SeatOffer {
+                game_id: log.id().to_owned(),
+                seat: u32::from(seat),
+                seat_token: token,
+                kind: clack_log::convert::kind_to_proto(log.game().kind()) as i32,
+                match_id: match_id.to_owned(),
+            };
+            offers.push((remotes.clone(), bot_id.clone(), version.clone(), offer));
+        }
+        Ok(offers)
     }
 
     /// Writes a new game's owner record and its events so far (one append: a game that is
@@ -337,6 +386,32 @@ impl Hub {
     /// An id for a new game of this shard.
     pub fn new_game_id(&self) -> String {
         self.limits.shard.new_game_id()
+    }
+
+    /// Plays a new game whose seats are all bots (a match's or the ladder's game with a remote
+    /// bot in it) as a live game owned by `owner`, and waits for its end: the game and its
+    /// events.
+    pub(crate) async fn play_live(
+        self: &Arc<Hub>,
+        log: GameLog,
+        events: Vec<pb::Event>,
+        owner: &OwnerRecord,
+        purpose: &str,
+    ) -> Result<(GameLog, Vec<pb::Event>)> {
+        let id = log.id().to_owned();
+        self.store_and_start(log, events, owner, purpose).await?;
+        let snapshot = self.live_map().get(&id).map(|live| live.snapshot.clone());
+        if let Some(mut snapshot) = snapshot {
+            // The task's end drops the sender after its last commit; either way the game is over
+            // or the server is closing, and the store says which.
+            let _ = snapshot.wait_for(|s| s.log.status() == Status::Finished).await;
+        }
+        let events = self.read(&id, 1).await?;
+        let log = GameLog::replay(&events).map_err(|error| Error::DataLoss { game: id.clone(), error })?;
+        if log.status() != Status::Finished {
+            return Err(Error::FailedPrecondition(format!("game {id} stopped before its end (the server is closing)")));
+        }
+        Ok((log, events))
     }
 
     /// Stores a game that was played to its end outside the hub (a match's game: every seat a

@@ -171,7 +171,8 @@ pub async fn serve(
         let matches = matches::Matches::open(hub.clone(), library.clone(), grace_watch.clone()).await?;
         let ladder =
             ladder::Ladder::open(hub.clone(), library.clone(), config.ladder.clone(), grace_watch.clone()).await?;
-        let bots = service::BotApi { library, gate, hub: hub.clone(), matches, ladder };
+        let closing = grace_watch.clone();
+        let bots = service::BotApi { library, gate, hub: hub.clone(), matches, ladder, closing };
         grpc = grpc.add_service(BotServiceServer::new(bots));
     }
     let inner = web::Inner {

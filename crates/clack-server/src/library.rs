@@ -30,6 +30,7 @@ use rhai::Engine;
 use tokio::sync::Semaphore;
 
 use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
+use crate::bots::remote::{self, Remotes};
 use crate::bots::{BotHost, Decision, Fault};
 use crate::error::{Error, Result};
 use crate::metrics::BotFigures;
@@ -64,6 +65,8 @@ pub struct BotLibrary {
     owners: RwLock<HashMap<String, OwnerRecord>>,
     /// What each bot printed in its latest decision, capped by the sandbox.
     output: Mutex<HashMap<String, String>>,
+    /// The remote bots' programs connected now.
+    remotes: Arc<Remotes>,
 }
 
 impl std::fmt::Debug for BotLibrary {
@@ -86,6 +89,35 @@ fn kind_of(value: i32) -> Result<Kind> {
 }
 
 /// Counts one caller waiting for the pool, until it stops waiting (or gives up).
+/// A bot's name, checked: 1 to 64 letters, digits, '-' or '_'.
+fn bot_name(name: &str) -> Result<&str> {
+    let name = name.trim();
+    let valid = !name.is_empty()
+        && name.len() <= 64
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if valid { Ok(name) } else { Err(FieldError::new("name", "1 to 64 letters, digits, '-' or '_'").into()) }
+}
+
+/// A remote bot version's label, checked: "v1" when empty.
+fn remote_label(label: &str) -> Result<String> {
+    let label = if label.is_empty() { "v1" } else { label };
+    let valid = label.len() <= 64 && label.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if valid {
+        Ok(label.to_owned())
+    } else {
+        Err(FieldError::new("version", "1 to 64 letters, digits, '.', '-' or '_'").into())
+    }
+}
+
+/// A version to add to a bot: a script's (with its source) or a remote bot's (none).
+struct NewVersion<'a> {
+    name: &'a str,
+    kind: Kind,
+    version: String,
+    size: u32,
+    source: Option<String>,
+}
+
 struct Waiting<'a>(&'a AtomicUsize);
 
 impl<'a> Waiting<'a> {
@@ -132,6 +164,7 @@ impl BotLibrary {
             compiled: RwLock::new(HashMap::new()),
             owners: RwLock::new(owners),
             output: Mutex::new(HashMap::new()),
+            remotes: Remotes::new(remote::DEFAULT_MOVE_LIMIT),
         }))
     }
 
@@ -165,15 +198,39 @@ impl BotLibrary {
         read(&self.owners).values().filter(|r| r.quota_key == quota_key).count()
     }
 
+    /// Stores a script as a new version of a bot (a new bot on its first upload).
     pub async fn upload(&self, request: pb::UploadBotRequest, asker: Asker<'_>) -> Result<pb::UploadBotResponse> {
-        let name = request.name.trim();
-        let valid = !name.is_empty()
-            && name.len() <= 64
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !valid {
-            return Err(FieldError::new("name", "1 to 64 letters, digits, '-' or '_'").into());
-        }
+        let name = bot_name(&request.name)?;
         let kind = kind_of(request.kind)?;
+        self.compile(&request.source)?;
+        let version = version_of(&request.source);
+        let size = request.source.len() as u32;
+        self.add_version(NewVersion { name, kind, version, size, source: Some(request.source) }, asker).await
+    }
+
+    /// Registers a version of a remote bot (a new bot on its first registration).
+    pub async fn register_remote(
+        &self,
+        request: pb::RegisterRemoteBotRequest,
+        asker: Asker<'_>,
+    ) -> Result<pb::RegisterRemoteBotResponse> {
+        let name = bot_name(&request.name)?;
+        let kind = kind_of(request.kind)?;
+        let version = remote_label(&request.version)?;
+        let added = self.add_version(NewVersion { name, kind, version, size: 0, source: None }, asker).await?;
+        Ok(pb::RegisterRemoteBotResponse {
+            bot_id: added.bot_id,
+            version: added.version,
+            owner_token: added.owner_token,
+            owner: added.owner,
+        })
+    }
+
+    /// Adds a version to a bot, making the bot (and its owner) on its first version. A script's
+    /// version carries its source; a remote bot's carries none.
+    async fn add_version(&self, new: NewVersion<'_>, asker: Asker<'_>) -> Result<pb::UploadBotResponse> {
+        let NewVersion { name, kind, version, size, source } = new;
+        let remote = source.is_none();
         let existing = read(&self.bots).get(name).cloned();
         let who = &asker.identity.who;
         let mut owner_token = None;
@@ -192,36 +249,41 @@ impl BotLibrary {
                     bot_id: name.to_owned(),
                     name: name.to_owned(),
                     kind: kind_to_proto(kind) as i32,
-                    retired: false,
-                    versions: Vec::new(),
                     owner: owner.display().to_owned(),
+                    remote,
+                    ..Default::default()
                 }
             }
         };
         if summary.kind != kind_to_proto(kind) as i32 {
             return Err(Error::FailedPrecondition(format!("bot {name} plays the other game; choose another name")));
         }
+        if summary.remote != remote {
+            let what =
+                if summary.remote { "a remote bot: register its versions" } else { "a script: upload its versions" };
+            return Err(Error::FailedPrecondition(format!("bot {name} is {what}, or choose another name")));
+        }
         if summary.retired {
             return Err(Error::FailedPrecondition(format!("bot {name} is retired")));
         }
-        self.compile(&request.source)?;
-        let version = version_of(&request.source);
         if !summary.versions.iter().any(|v| v.version == version) {
             let versions = summary.versions.len();
             asker.meter.within(Counted::Versions, versions, &format!("versions of bot {name}"), who)?;
             if let Some(record) = new_owner_record {
                 self.save_owner(name, record).await?;
             }
-            self.store.put(&format!("botsrc/{name}/{version}"), request.source.clone().into_bytes()).await?;
+            if let Some(source) = source {
+                self.store.put(&format!("botsrc/{name}/{version}"), source.into_bytes()).await?;
+            }
             summary.versions.push(pb::BotVersion {
                 version: version.clone(),
                 uploaded_unix_millis: crate::now(),
-                size: request.source.len() as u32,
+                size,
                 rating: START_RATING,
                 ..Default::default()
             });
             self.save(&summary).await?;
-            tracing::info!(bot = name, %version, owner = %summary.owner, "bot uploaded");
+            tracing::info!(bot = name, %version, owner = %summary.owner, remote, "bot version added");
         }
         Ok(pb::UploadBotResponse {
             bot_id: name.to_owned(),
@@ -269,6 +331,11 @@ impl BotLibrary {
     }
 
     pub(crate) async fn bot(&self, bot_id: &str, version: &str) -> Result<Arc<Bot>> {
+        if self.is_remote(bot_id) {
+            return Err(Error::FailedPrecondition(format!(
+                "bot {bot_id} is a remote bot: its program decides, and the server keeps no script of it"
+            )));
+        }
         let key = (bot_id.to_owned(), version.to_owned());
         if let Some(bot) = read(&self.compiled).get(&key) {
             return Ok(bot.clone());
@@ -383,19 +450,20 @@ impl BotLibrary {
             .values()
             .filter(|b| request.include_retired || !b.retired)
             .filter(|b| kind.is_none_or(|k| b.kind == kind_to_proto(k) as i32))
-            .cloned()
+            .map(|b| self.with_connections(b.clone()))
             .collect();
         bots.sort_by(|a, b| a.bot_id.cmp(&b.bot_id));
         Ok(pb::ListBotsResponse { bots })
     }
 
-    /// Every version that may take a seat in a game of `kind` (neither it nor its bot retired),
-    /// as (bot, version), sorted.
+    /// Every version that may take a seat in a game of `kind` (neither it nor its bot retired,
+    /// and connected if it is a remote bot's), as (bot, version), sorted.
     pub(crate) fn active_versions(&self, kind: Kind) -> Vec<(String, String)> {
         let mut active: Vec<(String, String)> = read(&self.bots)
             .values()
             .filter(|b| !b.retired && b.kind == kind_to_proto(kind) as i32)
             .flat_map(|b| b.versions.iter().filter(|v| !v.retired).map(|v| (b.bot_id.clone(), v.version.clone())))
+            .filter(|(bot, version)| !self.is_remote(bot) || self.remotes.is_connected(bot, version))
             .collect();
         active.sort();
         active
@@ -404,8 +472,11 @@ impl BotLibrary {
     /// A bot's summary for anyone; its source and output only for its owner.
     pub async fn get(&self, request: &pb::GetBotRequest, asker: Asker<'_>) -> Result<pb::GetBotResponse> {
         let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
+        let summary = self.with_connections(summary);
         let owner = self.owner(&summary.bot_id)?;
-        if !policy::allows(asker.mode, asker.identity, Action::ReadSource { bot: &summary.bot_id, owner: &owner }) {
+        let may_read =
+            policy::allows(asker.mode, asker.identity, Action::ReadSource { bot: &summary.bot_id, owner: &owner });
+        if !may_read || summary.remote {
             return Ok(pb::GetBotResponse { bot: Some(summary), source: String::new(), output: String::new() });
         }
         let source = self.source(&summary.bot_id, &version).await?;
@@ -417,6 +488,35 @@ impl BotLibrary {
             .cloned()
             .unwrap_or_default();
         Ok(pb::GetBotResponse { bot: Some(summary), source, output })
+    }
+
+    /// A summary with its connected versions filled in (a remote bot's).
+    fn with_connections(&self, mut summary: pb::BotSummary) -> pb::BotSummary {
+        if summary.remote {
+            summary.connected = self.remotes.connected_versions(&summary.bot_id);
+        }
+        summary
+    }
+
+    /// Whether `bot_id` names a remote bot.
+    fn is_remote(&self, bot_id: &str) -> bool {
+        read(&self.bots).get(bot_id).is_some_and(|b| b.remote)
+    }
+
+    /// The remote bots' connections.
+    pub fn remotes(&self) -> &Arc<Remotes> {
+        &self.remotes
+    }
+
+    /// Opens the connection of a remote bot's version, for its owner.
+    pub fn connect(&self, request: &pb::ConnectBotRequest, asker: Asker<'_>) -> Result<remote::Connected> {
+        let (summary, version) = self.resolve_playable(&request.bot_id, request.version.as_deref())?;
+        asker.check(Action::ConnectBot { bot: &summary.bot_id, owner: &self.owner(&summary.bot_id)? })?;
+        if !summary.remote {
+            let message = format!("bot {} is a script: the server plays it, no program connects", summary.bot_id);
+            return Err(Error::FailedPrecondition(message));
+        }
+        self.remotes.connect(&summary.bot_id, &version)
     }
 
     /// Retires a bot, or one of its versions.
@@ -583,7 +683,16 @@ impl BotHost for BotLibrary {
             return crate::engines::check(bot_id, version).map(|_| None);
         }
         let (summary, _) = self.resolve_playable(bot_id, Some(version))?;
+        if summary.remote && !self.remotes.is_connected(bot_id, version) {
+            return Err(Error::FailedPrecondition(format!(
+                "remote bot {bot_id} at version {version} is not connected: its program must hold ConnectBot open"
+            )));
+        }
         kind_of(summary.kind).map(Some)
+    }
+
+    fn remote(&self, bot_id: &str) -> Option<&Arc<Remotes>> {
+        self.is_remote(bot_id).then_some(&self.remotes)
     }
 }
 

@@ -46,6 +46,11 @@ pub enum Action<'a> {
         bot: &'a str,
         owner: &'a Owner,
     },
+    /// Hold a remote bot's connection: its seats' tokens come over it.
+    ConnectBot {
+        bot: &'a str,
+        owner: &'a Owner,
+    },
     RetireBot {
         bot: &'a str,
         owner: &'a Owner,
@@ -85,7 +90,8 @@ pub fn check(mode: Mode, caller: &Identity, action: Action<'_>) -> Result<()> {
         }
         Action::UploadVersion { bot, owner }
         | Action::ReadSource { bot, owner }
-        | Action::ExplainDecision { bot, owner } => {
+        | Action::ExplainDecision { bot, owner }
+        | Action::ConnectBot { bot, owner } => {
             if owner.is(who, token) {
                 Ok(())
             } else {

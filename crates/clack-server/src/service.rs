@@ -375,6 +375,8 @@ pub struct BotApi {
     pub matches: Arc<crate::matches::Matches>,
     /// The ladders' boards (and, with `--ladder`, the task that plays them).
     pub ladder: Arc<crate::ladder::Ladder>,
+    /// Set when the server starts to shut down: remote bots' connections end then.
+    pub closing: watch::Receiver<bool>,
 }
 
 #[tonic::async_trait]
@@ -435,6 +437,22 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
         let id = self.gate.game(&request, &request.get_ref().match_id)?;
         let replies = self.matches.watch(id).await?;
         Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))
+    }
+
+    async fn register_remote_bot(
+        &self,
+        request: Request<pb::RegisterRemoteBotRequest>,
+    ) -> Reply<pb::RegisterRemoteBotResponse> {
+        let identity = self.gate.admit(&request, Action::Use)?;
+        Ok(Response::new(self.library.register_remote(request.into_inner(), self.gate.asker(&identity)).await?))
+    }
+
+    type ConnectBotStream = EventStream<pb::ConnectBotResponse>;
+
+    async fn connect_bot(&self, request: Request<pb::ConnectBotRequest>) -> Reply<Self::ConnectBotStream> {
+        let identity = self.gate.admit(&request, Action::Use)?;
+        let connected = self.library.connect(request.get_ref(), self.gate.asker(&identity))?;
+        Ok(Response::new(Box::pin(connected.until(self.closing.clone()))))
     }
 
     async fn explain_decision(

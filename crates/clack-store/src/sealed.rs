@@ -68,10 +68,20 @@ pub(crate) fn seal<'a>(values: impl IntoIterator<Item = &'a [u8]>) -> Result<Vec
     // The log's length goes first, so that a read decompresses into one buffer of the right size.
     let mut sealed = vec![ZSTD_LOG];
     encode_varint(log.len() as u64, &mut sealed);
-    let compressed =
-        zstd::bulk::compress(&log, LEVEL).map_err(|e| StoreError::Backend(format!("cannot compress a log: {e}")))?;
+    let compressed = compress(&log).map_err(|e| StoreError::Backend(format!("cannot compress a log: {e}")))?;
     sealed.extend_from_slice(&compressed);
     Ok(sealed)
+}
+
+/// zstd over a log, with the frame's content checksum (xxHash64, 4 bytes): without it a changed
+/// byte of compressed data can decompress into a log that still decodes, and damage would show
+/// only as a game that does not replay, or not at all. With it, decompression refuses the record.
+/// Records sealed before the checksum was added still read: the decoder checks it only when the
+/// frame carries one.
+fn compress(log: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut compressor = zstd::bulk::Compressor::new(LEVEL)?;
+    compressor.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+    compressor.compress(log)
 }
 
 /// The largest log a sealed record may hold once decompressed: far above any game (a long one is
@@ -136,4 +146,36 @@ pub(crate) fn unseal(sealed: &[u8], game_id: &str, from: u64) -> Result<Vec<pb::
         event.sequence = (skip + i + 1) as u64;
     }
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(n: u64) -> pb::Event {
+        let name = format!("player {n}");
+        let payload = pb::event::Payload::SeatJoined(pb::SeatJoined { seat: (n % 4) as u32, name });
+        pb::Event { unix_millis: 1_700_000_000_000 + n as i64 * 250, payload: Some(payload), ..Default::default() }
+    }
+
+    /// Every single changed byte of a sealed record either makes it unreadable or leaves the log
+    /// exactly as it was (a changed length that still fits the buffer): never a different log.
+    #[test]
+    fn a_changed_byte_anywhere_is_refused_or_harmless() {
+        let events: Vec<pb::Event> = (1..=60).map(event).collect();
+        let values: Vec<Vec<u8>> = events.iter().map(live_value).collect();
+        let sealed = seal(values.iter().map(Vec::as_slice)).expect("seal");
+        let original = unseal(&sealed, "g", 1).expect("unseal");
+        assert_eq!(original.len(), events.len());
+        let mut refused = 0;
+        for at in 0..sealed.len() {
+            let mut damaged = sealed.clone();
+            damaged[at] ^= 0xff;
+            match unseal(&damaged, "g", 1) {
+                Err(_) => refused += 1,
+                Ok(read) => assert_eq!(read, original, "a changed byte at {at} of {} was hidden", sealed.len()),
+            }
+        }
+        assert!(refused >= sealed.len() - 2, "only the length's bytes may change harmlessly: {refused}");
+    }
 }

@@ -153,6 +153,10 @@ pub(crate) struct Layer {
     /// [default: all three].
     #[arg(long, env = "CLACK_LADDER_CONFIGURATIONS")]
     ladder_configurations: Option<String>,
+    /// How long a remote bot's program may take over one move before the move is recorded as
+    /// a fault and its first legal action played, in milliseconds [default: 5000].
+    #[arg(long, env = "CLACK_REMOTE_MOVE_MS")]
+    remote_move_ms: Option<u64>,
 }
 
 /// The settings `clack serve` runs with, every one resolved.
@@ -187,6 +191,7 @@ pub(crate) struct Settings {
     pub ladder_share: f64,
     pub ladder_anchor: String,
     pub ladder_configurations: String,
+    pub remote_move_ms: u64,
     /// The first admin key, from CLACK_ADMIN_KEY; never printed.
     #[serde(skip)]
     pub admin_key: Option<String>,
@@ -227,6 +232,7 @@ impl Default for Settings {
             ladder_share: 0.25,
             ladder_anchor: "engine:default".into(),
             ladder_configurations: "straight-2,straight-4-teams,streets-3".into(),
+            remote_move_ms: 5000,
             admin_key: None,
             metrics_addr_is_default: true,
         }
@@ -334,6 +340,7 @@ impl Settings {
                 .clone()
                 .or(file.ladder_configurations)
                 .unwrap_or(d.ladder_configurations),
+            remote_move_ms: top.remote_move_ms.or(file.remote_move_ms).unwrap_or(d.remote_move_ms),
             admin_key: admin_key.map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()),
         };
         settings.check()?;

@@ -67,6 +67,10 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
     let store = Durable::new(Arc::new(store), durability)?;
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
+    if args.remote_move_ms == 0 {
+        anyhow::bail!("remote-move-ms must be at least 1");
+    }
+    bots.remotes().set_move_limit(Duration::from_millis(args.remote_move_ms));
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let join_timeout = Duration::try_from_secs_f64(args.join_timeout_secs)
         .context("--join-timeout-secs must be a number of seconds, 0 or more")?;

@@ -5,6 +5,7 @@
 //! for the bot's owner.
 
 pub mod explain;
+pub mod remote;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -40,6 +41,10 @@ pub trait BotHost: Send + Sync + 'static {
     /// take a seat: NOT_FOUND for an unknown bot or version, FAILED_PRECONDITION for a retired
     /// one. Checked when a game is created.
     fn playable(&self, bot_id: &str, version: &str) -> crate::error::Result<Option<clack_rules::game::Kind>>;
+
+    /// The connections of remote bots, if `bot_id` is one: its program plays its seats over
+    /// `Play`, so the game waits for the seat's moves instead of asking for them.
+    fn remote(&self, bot_id: &str) -> Option<&std::sync::Arc<remote::Remotes>>;
 }
 
 /// If a bot seat is to move, asks its bot and returns the game after its move with the events
@@ -47,16 +52,24 @@ pub trait BotHost: Send + Sync + 'static {
 pub async fn drive_bots(host: &dyn BotHost, log: &GameLog) -> Option<(GameLog, Vec<pb::Event>)> {
     let seat = log.to_move()?;
     let Occupant::Bot { bot_id, version } = log.seats().get(seat.index())? else { return None };
-    let decision = host.decide(bot_id, version, log, seat).await;
+    let decision = match host.decide(bot_id, version, log, seat).await {
+        Ok(action) if !log.game().is_legal(seat, action) => {
+            Err(Fault { reason: "bad_answer".into(), detail: "the bot chose an action that is not legal".into() })
+        }
+        decision => decision,
+    };
+    play_decision(log, seat, decision)
+}
+
+/// The game after bot seat `seat` acts on `decision`: its action, or, when it failed, a
+/// `BotFaulted` event and the first legal action in its place. `None` when `seat` is no bot's.
+pub fn play_decision(log: &GameLog, seat: Seat, decision: Decision) -> Option<(GameLog, Vec<pb::Event>)> {
+    let Occupant::Bot { bot_id, version } = log.seats().get(seat.index())? else { return None };
     let mut next = log.clone();
     let mut events = Vec::new();
     let action = match decision {
-        Ok(action) if log.game().is_legal(seat, action) => action,
-        outcome => {
-            let fault = outcome.err().unwrap_or_else(|| Fault {
-                reason: "bad_answer".into(),
-                detail: "the bot chose an action that is not legal".into(),
-            });
+        Ok(action) => action,
+        Err(fault) => {
             tracing::warn!(game = log.id(), seat = seat.0, bot = %bot_id, reason = %fault.reason, "bot faulted");
             let record = pb::BotFaulted {
                 seat: u32::from(seat.0),

@@ -309,13 +309,15 @@ impl Ladder {
         let mut rotation = Match::new(options, seated.entrants.clone(), seed);
         let owner = OwnerRecord::new(&Owner::Nobody, &Principal::Anonymous { addr: None });
         let mut deal = DealRecord { games: Vec::new(), unix_millis: crate::now(), after: Vec::new() };
+        let purpose = format!("ladder:{}", configuration.name());
         for _ in 0..entrants.len() {
             if *closing.borrow() {
                 return Ok(false);
             }
             let next = rotation.next_game();
             let background = self.background.as_ref();
-            let (summary, result) = seated.play((&self.library, &self.hub), &next, &owner, background).await?;
+            let (summary, result) =
+                seated.play((&self.library, &self.hub), &next, (&owner, &purpose), background).await?;
             rotation.record(&next, &result);
             deal.games.push(GameRecord {
                 game_id: summary.game_id,

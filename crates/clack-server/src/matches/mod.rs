@@ -233,7 +233,8 @@ impl Matches {
                 return Ok(());
             }
             let next = played.next_game();
-            let (summary, result) = table.play((&self.library, &self.hub), &next, &owner, None).await?;
+            let (summary, result) =
+                table.play((&self.library, &self.hub), &next, (&owner, &record.match_id), None).await?;
             played.record(&next, &result);
             record.games.push(PlayedGame::of(summary.game_id.clone(), &result));
             self.save(record).await?;

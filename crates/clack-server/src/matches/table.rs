@@ -13,6 +13,7 @@ use clack_rules::game::Options;
 use rhai::Engine;
 
 use crate::access::OwnerRecord;
+use crate::bots::BotHost;
 use crate::error::{Error, Result};
 use crate::hub::Hub;
 use crate::library::{Background, BotLibrary, START_RATING};
@@ -75,9 +76,19 @@ impl Table {
             return Err(FieldError::new(field, "plays the other game").into());
         }
         let current = summary.versions.iter().find(|v| v.version == version).map_or(START_RATING, |v| v.rating);
-        let bot = library.bot(&summary.bot_id, &version).await?;
         let label = format!("{}@{version}", summary.bot_id);
-        self.entrants.push(Entrant { label, player: Player::Script((*bot).clone()), rating: kept.unwrap_or(current) });
+        let rating = kept.unwrap_or(current);
+        if summary.remote {
+            // Checked again as each game is made: the program may come and go during a match.
+            if !resuming {
+                library.playable(&summary.bot_id, &version)?;
+            }
+            self.entrants.push(Entrant { label, player: Player::Elsewhere, rating });
+            self.seated.push(Seated { player: Sitter::Remote, bot_id: summary.bot_id.clone(), version });
+            return Ok(());
+        }
+        let bot = library.bot(&summary.bot_id, &version).await?;
+        self.entrants.push(Entrant { label, player: Player::Script((*bot).clone()), rating });
         self.seated.push(Seated { player: Sitter::Script(bot), bot_id: summary.bot_id.clone(), version });
         Ok(())
     }
@@ -90,17 +101,26 @@ impl Table {
 
     /// Plays game `next` of the match on the bots' pool (one game per turn, so that ordinary
     /// games' bots are not kept waiting for a whole match), on `background`'s thread if one is
-    /// given, and stores it, owned by `owner`.
+    /// given, and stores it, owned by `owner`. A game with a remote bot is played as a live game
+    /// instead, its seat offered to the bot's program (`purpose` says why: the match's id, or
+    /// the ladder's name).
     pub(crate) async fn play(
         &self,
-        (library, hub): (&BotLibrary, &Hub),
+        (library, hub): (&BotLibrary, &Arc<Hub>),
         next: &NextGame,
-        owner: &OwnerRecord,
+        (owner, purpose): (&OwnerRecord, &str),
         background: Option<&Background>,
     ) -> Result<(pb::GameSummary, GameResult)> {
         let seats: Vec<Seated> = next.seats.iter().map(|&entrant| self.seated[entrant].clone()).collect();
         let specs = seats.iter().map(Seated::spec).collect();
         let (log, events) = GameLog::create(&hub.new_game_id(), self.options, specs, next.seed, crate::now())?;
+        if seats.iter().any(|s| matches!(s.player, Sitter::Remote)) {
+            for seat in &seats {
+                library.playable(&seat.bot_id, &seat.version)?;
+            }
+            let (log, events) = hub.play_live(log, events, owner, purpose).await?;
+            return Ok((crate::view::summary(&log), result_of(&log, &events)));
+        }
         let (engine, limits) = library.runner();
         let game = move || play_out(&engine, &limits, log, events, &seats);
         let (log, events, result) = match background {
@@ -146,6 +166,29 @@ impl Table {
 enum Sitter {
     Script(Arc<Bot>),
     Engine(clack_engine::Level),
+    /// A remote bot's program, over `Play`.
+    Remote,
+}
+
+/// The result of a match game played live, from its log and events: its decisions and faults
+/// counted per seat. The time of its decisions is not known (a remote program's is its own),
+/// and is counted as none.
+fn result_of(log: &GameLog, events: &[pb::Event]) -> GameResult {
+    let mut result = GameResult::new(log.seats().len());
+    for &(seat, _, _) in log.history() {
+        if let Some(decisions) = result.decisions.get_mut(seat.index()) {
+            *decisions += 1;
+        }
+    }
+    for event in events {
+        if let Some(pb::event::Payload::BotFaulted(fault)) = &event.payload
+            && let Some(faults) = result.faults.get_mut(fault.seat as usize)
+        {
+            *faults += 1;
+        }
+    }
+    result.finish(log.game());
+    result
 }
 
 /// A bot version, or an engine level, at a match's table.
@@ -195,6 +238,9 @@ fn play_out(
             Sitter::Engine(level) => {
                 let (action, elapsed) = crate::engines::decide(log.game().options(), log.steps(), *level, log.seed());
                 (action.map_err(|e| ("error".to_owned(), e.to_string())), elapsed)
+            }
+            Sitter::Remote => {
+                return Err(Error::Internal("a remote bot's game is played live, not here".into()));
             }
         };
         result.decisions[s] += 1;

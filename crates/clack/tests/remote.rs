@@ -1,0 +1,231 @@
+//! Remote bots over real sockets: a program registers a bot, holds its `ConnectBot` stream, is
+//! offered its seats with their tokens, and plays them over `Play`; a second connection, a seat
+//! for a bot that is not connected, a move that never comes and an answer that is garbage each
+//! have their defined outcome; a match seats the remote bot like a script.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use clack_proto::v1 as pb;
+use clack_proto::v1::bot_service_client::BotServiceClient;
+use clack_proto::v1::connect_bot_response::Message as Connection;
+use clack_proto::v1::play_move::Choice;
+use clack_proto::v1::play_response::Message;
+use clack_server::{BotLibrary, Hub, Limits, ServeConfig};
+use clack_store::{Durability, Durable, SledStore};
+use support::{Server, authed, owned, straight_options};
+use tokio::sync::mpsc;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::Channel;
+use tonic::{Code, Streaming};
+
+/// How long a remote seat may think in these tests.
+const MOVE_LIMIT: Duration = Duration::from_millis(300);
+
+async fn server(dir: &std::path::Path) -> Server {
+    let store = Durable::new(Arc::new(SledStore::open(dir).expect("store")), Durability::Batched).expect("writer");
+    let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
+    bots.remotes().set_move_limit(MOVE_LIMIT);
+    let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
+    let hub = Hub::open(store, Some(host), Limits::default()).await.expect("hub");
+    Server::start_with(hub, Some(bots), ServeConfig::default()).await
+}
+
+fn seat(bot_id: &str, version: &str) -> pb::SeatSpec {
+    let bot = pb::BotSeat { bot_id: bot_id.into(), version: version.into() };
+    pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Bot(bot)) }
+}
+
+async fn next_offer(connection: &mut Streaming<pb::ConnectBotResponse>) -> pb::SeatOffer {
+    let next = tokio::time::timeout(Duration::from_secs(10), connection.next()).await.expect("an offer in time");
+    match next.expect("the stream is open").expect("healthy").message {
+        Some(Connection::Offer(offer)) => offer,
+        other => panic!("expected an offer, got {other:?}"),
+    }
+}
+
+/// What a program saw playing one seat.
+#[derive(Debug, Default)]
+struct Played {
+    turns: usize,
+    rejected: usize,
+}
+
+/// Plays an offered seat to the game's end over `Play`: the first legal action every turn,
+/// except that turn `silent` (counted from 0) is never answered and turn `garbage` is first
+/// answered with a notation that is no action.
+async fn play_seat(url: String, offer: pb::SeatOffer, silent: Option<usize>, garbage: Option<usize>) -> Played {
+    let mut client = clack_proto::v1::game_service_client::GameServiceClient::connect(url).await.expect("connect");
+    let (moves, outbound) = mpsc::channel(16);
+    let hello = pb::PlayHello { game_id: offer.game_id.clone(), seat: None, after_sequence: 0 };
+    moves.send(pb::PlayRequest { message: Some(pb::play_request::Message::Hello(hello)) }).await.expect("queued");
+    let request = authed(ReceiverStream::new(outbound), &offer.seat_token);
+    let mut replies = client.play(request).await.expect("play").into_inner();
+    let mut played = Played::default();
+    let send = |sequence, choice| pb::PlayRequest {
+        message: Some(pb::play_request::Message::Move(pb::PlayMove { turn_sequence: sequence, choice: Some(choice) })),
+    };
+    while let Some(reply) = replies.next().await {
+        match reply.expect("healthy").message.expect("a message") {
+            Message::Turn(turn) => {
+                let index = played.turns;
+                played.turns += 1;
+                if silent == Some(index) {
+                    continue;
+                }
+                if garbage == Some(index) {
+                    moves.send(send(turn.sequence, Choice::Notation("9-9 nowhere".into()))).await.expect("sent");
+                }
+                moves.send(send(turn.sequence, Choice::Index(0))).await.expect("sent");
+            }
+            Message::Rejected(_) => played.rejected += 1,
+            Message::Event(_) => {}
+        }
+    }
+    played
+}
+
+async fn faults(url: &str, game_id: &str) -> Vec<pb::BotFaulted> {
+    let mut replay =
+        clack_proto::v1::replay_service_client::ReplayServiceClient::connect(url.to_owned()).await.expect("connect");
+    let log = replay.get_log(pb::GetLogRequest { game_id: game_id.into() }).await.expect("log").into_inner();
+    log.events
+        .into_iter()
+        .filter_map(|e| match e.payload {
+            Some(pb::event::Payload::BotFaulted(fault)) => Some(fault),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn register(bots: &mut BotServiceClient<Channel>) -> (String, String) {
+    let request = pb::RegisterRemoteBotRequest {
+        name: "far".into(),
+        kind: pb::GameKind::Straight as i32,
+        version: String::new(),
+    };
+    let registered = bots.register_remote_bot(request).await.expect("registered").into_inner();
+    assert_eq!(registered.version, "v1", "an empty label is v1");
+    assert!(!registered.owner_token.is_empty(), "an anonymous owner gets a token");
+    (registered.bot_id, registered.owner_token)
+}
+
+#[tokio::test]
+async fn a_remote_bot_is_offered_its_seats_and_plays_them_over_play() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = server(dir.path()).await;
+    let url = format!("http://{}", server.addr);
+    let mut bots = server.bots().await;
+    let mut games = server.games().await;
+    let (bot_id, token) = register(&mut bots).await;
+
+    // Not connected: not seated.
+    let create = |seats| pb::CreateGameRequest { options: Some(straight_options(2, 60)), seats, seed: Some(7) };
+    let refused = games.create_game(create(vec![seat(&bot_id, "v1"), seat("engine:fast", "")])).await.expect_err("no");
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    assert!(refused.message().contains("not connected"), "{}", refused.message());
+
+    // Only the owner connects, once.
+    let connect = pb::ConnectBotRequest { bot_id: bot_id.clone(), version: None };
+    let stranger = bots.connect_bot(connect.clone()).await.expect_err("not the owner");
+    assert_eq!(stranger.code(), Code::PermissionDenied, "{stranger:?}");
+    let mut connection = bots.connect_bot(owned(connect.clone(), &token)).await.expect("connects").into_inner();
+    match connection.next().await.expect("hello").expect("healthy").message {
+        Some(Connection::Connected(hello)) => {
+            assert_eq!((hello.version.as_str(), hello.move_limit_millis), ("v1", MOVE_LIMIT.as_millis() as u64));
+        }
+        other => panic!("expected the hello, got {other:?}"),
+    }
+    let twice = bots.connect_bot(owned(connect.clone(), &token)).await.expect_err("a second connection");
+    assert_eq!(twice.code(), Code::AlreadyExists, "{twice:?}");
+    let listed = bots.get_bot(pb::GetBotRequest { bot_id: bot_id.clone(), version: None }).await.expect("get");
+    let summary = listed.into_inner().bot.expect("summary");
+    assert!(summary.remote);
+    assert_eq!(summary.connected, ["v1"]);
+
+    // A game: the seat is offered with its token, and played over Play; one turn is left
+    // unanswered (a fault at the move limit, the first legal action played for it) and one is
+    // first answered with garbage (refused on the stream, the turn stands).
+    let created = games.create_game(create(vec![seat(&bot_id, "v1"), seat("engine:fast", "")])).await.expect("created");
+    let game_id = created.into_inner().game_id;
+    let offer = next_offer(&mut connection).await;
+    assert_eq!((offer.game_id.as_str(), offer.seat, offer.match_id.as_str()), (game_id.as_str(), 0, ""));
+    let played = play_seat(url.clone(), offer, Some(2), Some(4)).await;
+    assert!(played.turns >= 5, "{played:?}");
+    assert_eq!(played.rejected, 1, "the garbage answer is refused once: {played:?}");
+    let faults = faults(&url, &game_id).await;
+    assert_eq!(faults.len(), 1, "only the silent turn faulted: {faults:?}");
+    assert_eq!((faults[0].reason.as_str(), faults[0].seat, faults[0].bot_id.as_str()), ("deadline", 0, "far"));
+    let mut replay = server.replay().await;
+    let verified = replay.verify(pb::VerifyRequest { game_id: game_id.clone() }).await.expect("verify").into_inner();
+    assert!(verified.ok, "{}", verified.detail);
+
+    // A match seats it like a script: each game is offered, with the match's id.
+    let entrants = vec![
+        pb::MatchEntrant { bot_id: bot_id.clone(), version: Some("v1".into()) },
+        pb::MatchEntrant { bot_id: "engine:fast".into(), version: None },
+    ];
+    let start = pb::StartMatchRequest { options: Some(straight_options(2, 60)), entrants, games: 2, seed: Some(3) };
+    let match_id = bots.start_match(start).await.expect("started").into_inner().match_id;
+    for _ in 0..2 {
+        let offer = next_offer(&mut connection).await;
+        assert_eq!(offer.match_id, match_id);
+        play_seat(url.clone(), offer, None, None).await;
+    }
+    let mut watch = bots.watch_match(pb::WatchMatchRequest { match_id }).await.expect("watch").into_inner();
+    let mut last = None;
+    while let Some(progress) = watch.next().await {
+        last = Some(progress.expect("healthy"));
+    }
+    let last = last.expect("progress");
+    assert_eq!(last.status, pb::MatchStatus::Finished as i32, "{last:?}");
+    assert_eq!(last.done, 2);
+    assert_eq!(last.standings[0].faults, 0, "{last:?}");
+
+    // Gone: the version is no longer connected, and its new seats are refused.
+    drop(connection);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let refused = games.create_game(create(vec![seat(&bot_id, "v1"), seat("engine:fast", "")])).await.expect_err("no");
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_remote_bot_that_goes_away_mid_game_faults_at_the_move_limit_and_the_game_ends() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = server(dir.path()).await;
+    let url = format!("http://{}", server.addr);
+    let mut bots = server.bots().await;
+    let (bot_id, token) = register(&mut bots).await;
+    let connect = pb::ConnectBotRequest { bot_id: bot_id.clone(), version: Some("v1".into()) };
+    let mut connection = bots.connect_bot(owned(connect, &token)).await.expect("connects").into_inner();
+    let hello = connection.next().await.expect("hello").expect("healthy");
+    assert!(matches!(hello.message, Some(Connection::Connected(_))));
+    let mut games = server.games().await;
+    let seats = vec![seat("engine:fast", ""), seat(&bot_id, "v1")];
+    let create = pb::CreateGameRequest { options: Some(straight_options(2, 30)), seats, seed: Some(11) };
+    let game_id = games.create_game(create).await.expect("created").into_inner().game_id;
+    let offer = next_offer(&mut connection).await;
+    assert_eq!(offer.seat, 1);
+    drop(connection);
+    // Nobody plays seat 1: every one of its turns faults at the move limit, and the game ends.
+    let request = pb::WatchRequest { game_id: game_id.clone(), ..Default::default() };
+    let mut watch = games.watch(request).await.expect("watch").into_inner();
+    let ended = tokio::time::timeout(Duration::from_secs(120), async {
+        while let Some(event) = watch.next().await {
+            if matches!(event.expect("healthy").event.and_then(|e| e.payload), Some(pb::event::Payload::GameEnded(_))) {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .expect("the game ends in time");
+    assert!(ended);
+    let faults = faults(&url, &game_id).await;
+    assert!(!faults.is_empty() && faults.iter().all(|f| f.reason == "deadline" && f.seat == 1), "{faults:?}");
+    server.stop().await;
+}
