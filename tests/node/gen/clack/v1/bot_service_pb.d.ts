@@ -23,6 +23,195 @@ import type { GameSummary } from "./game_service_pb.js";
 export declare const file_clack_v1_bot_service: GenFile;
 
 /**
+ * @generated from message clack.v1.RegisterRemoteBotRequest
+ */
+export declare type RegisterRemoteBotRequest = Message<"clack.v1.RegisterRemoteBotRequest"> & {
+  /**
+   * 1 to 64 characters: letters, digits, '-' and '_'.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: clack.v1.GameKind kind = 2;
+   */
+  kind: GameKind;
+
+  /**
+   * The version's label, 1 to 64 characters: letters, digits, '.', '-' and '_' ("v1" when
+   * empty). Register a new label when the program changes, so its rating starts afresh.
+   *
+   * @generated from field: string version = 3;
+   */
+  version: string;
+};
+
+/**
+ * Describes the message clack.v1.RegisterRemoteBotRequest.
+ * Use `create(RegisterRemoteBotRequestSchema)` to create a new message.
+ */
+export declare const RegisterRemoteBotRequestSchema: GenMessage<RegisterRemoteBotRequest>;
+
+/**
+ * @generated from message clack.v1.RegisterRemoteBotResponse
+ */
+export declare type RegisterRemoteBotResponse = Message<"clack.v1.RegisterRemoteBotResponse"> & {
+  /**
+   * @generated from field: string bot_id = 1;
+   */
+  botId: string;
+
+  /**
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * As UploadBotResponse.owner_token.
+   *
+   * @generated from field: string owner_token = 3;
+   */
+  ownerToken: string;
+
+  /**
+   * @generated from field: string owner = 4;
+   */
+  owner: string;
+};
+
+/**
+ * Describes the message clack.v1.RegisterRemoteBotResponse.
+ * Use `create(RegisterRemoteBotResponseSchema)` to create a new message.
+ */
+export declare const RegisterRemoteBotResponseSchema: GenMessage<RegisterRemoteBotResponse>;
+
+/**
+ * @generated from message clack.v1.ConnectBotRequest
+ */
+export declare type ConnectBotRequest = Message<"clack.v1.ConnectBotRequest"> & {
+  /**
+   * @generated from field: string bot_id = 1;
+   */
+  botId: string;
+
+  /**
+   * Unset: the newest version.
+   *
+   * @generated from field: optional string version = 2;
+   */
+  version?: string | undefined;
+};
+
+/**
+ * Describes the message clack.v1.ConnectBotRequest.
+ * Use `create(ConnectBotRequestSchema)` to create a new message.
+ */
+export declare const ConnectBotRequestSchema: GenMessage<ConnectBotRequest>;
+
+/**
+ * @generated from message clack.v1.ConnectBotResponse
+ */
+export declare type ConnectBotResponse = Message<"clack.v1.ConnectBotResponse"> & {
+  /**
+   * @generated from oneof clack.v1.ConnectBotResponse.message
+   */
+  message: {
+    /**
+     * The first message: the stream is the version's connection from now on.
+     *
+     * @generated from field: clack.v1.BotConnected connected = 1;
+     */
+    value: BotConnected;
+    case: "connected";
+  } | {
+    /**
+     * A seat for the version to play.
+     *
+     * @generated from field: clack.v1.SeatOffer offer = 2;
+     */
+    value: SeatOffer;
+    case: "offer";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message clack.v1.ConnectBotResponse.
+ * Use `create(ConnectBotResponseSchema)` to create a new message.
+ */
+export declare const ConnectBotResponseSchema: GenMessage<ConnectBotResponse>;
+
+/**
+ * @generated from message clack.v1.BotConnected
+ */
+export declare type BotConnected = Message<"clack.v1.BotConnected"> & {
+  /**
+   * @generated from field: string bot_id = 1;
+   */
+  botId: string;
+
+  /**
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * How long a turn may wait for the program's move before it is recorded as a fault.
+   *
+   * @generated from field: uint64 move_limit_millis = 3;
+   */
+  moveLimitMillis: bigint;
+};
+
+/**
+ * Describes the message clack.v1.BotConnected.
+ * Use `create(BotConnectedSchema)` to create a new message.
+ */
+export declare const BotConnectedSchema: GenMessage<BotConnected>;
+
+/**
+ * @generated from message clack.v1.SeatOffer
+ */
+export declare type SeatOffer = Message<"clack.v1.SeatOffer"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: uint32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * Send as `authorization: Bearer <seat_token>` on GameService.Play (and any other call for
+   * this seat). Shown once; the server keeps only its hash.
+   *
+   * @generated from field: string seat_token = 3;
+   */
+  seatToken: string;
+
+  /**
+   * @generated from field: clack.v1.GameKind kind = 4;
+   */
+  kind: GameKind;
+
+  /**
+   * Why the seat was given: empty for an ordinary game, a match's id, or "ladder:" and the
+   * ladder's configuration ("ladder:straight-2").
+   *
+   * @generated from field: string match_id = 5;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message clack.v1.SeatOffer.
+ * Use `create(SeatOfferSchema)` to create a new message.
+ */
+export declare const SeatOfferSchema: GenMessage<SeatOffer>;
+
+/**
  * @generated from message clack.v1.UploadBotRequest
  */
 export declare type UploadBotRequest = Message<"clack.v1.UploadBotRequest"> & {
@@ -274,6 +463,21 @@ export declare type BotSummary = Message<"clack.v1.BotSummary"> & {
    * @generated from field: string owner = 6;
    */
   owner: string;
+
+  /**
+   * A remote bot: a program that plays over GameService.Play (RegisterRemoteBot, ConnectBot),
+   * with no script on the server.
+   *
+   * @generated from field: bool remote = 7;
+   */
+  remote: boolean;
+
+  /**
+   * For a remote bot, its versions connected now.
+   *
+   * @generated from field: repeated string connected = 8;
+   */
+  connected: string[];
 };
 
 /**
@@ -1172,6 +1376,35 @@ export declare const BotService: GenService<{
     methodKind: "unary";
     input: typeof ExplainDecisionRequestSchema;
     output: typeof ExplainDecisionResponseSchema;
+  },
+  /**
+   * Registers a version of a remote bot: a program of its owner's, in any language, that plays
+   * its seats over GameService.Play. Owned, named, counted and retired like an uploaded bot; its
+   * version is a label its owner chooses, and the same label again is the same version.
+   *
+   * @generated from rpc clack.v1.BotService.RegisterRemoteBot
+   */
+  registerRemoteBot: {
+    methodKind: "unary";
+    input: typeof RegisterRemoteBotRequestSchema;
+    output: typeof RegisterRemoteBotResponseSchema;
+  },
+  /**
+   * The one long-lived stream of a remote bot's program (only the bot's owner may open it): a
+   * first message says it is connected, then each seat given to the version (an ordinary game,
+   * a match's game, a ladder game) is offered with its seat token as the game is created. The
+   * program plays each over GameService.Play with that token. While the stream is open the
+   * version may be seated and is scheduled on the ladder; a second stream for the same version
+   * is refused (ALREADY_EXISTS) while the first is open. A seat that does not answer within the
+   * server's remote move limit is recorded as a fault (`deadline`) and its first legal action is
+   * played, as for a script.
+   *
+   * @generated from rpc clack.v1.BotService.ConnectBot
+   */
+  connectBot: {
+    methodKind: "server_streaming";
+    input: typeof ConnectBotRequestSchema;
+    output: typeof ConnectBotResponseSchema;
   },
 }>;
 

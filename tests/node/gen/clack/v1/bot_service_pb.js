@@ -20,203 +20,245 @@ import { file_clack_v1_types } from "./types_pb.js";
  * Describes the file clack/v1/bot_service.proto.
  */
 export const file_clack_v1_bot_service = /*@__PURE__*/
-  fileDesc("ChpjbGFjay92MS9ib3Rfc2VydmljZS5wcm90bxIIY2xhY2sudjEiUgoQVXBsb2FkQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEiAKBGtpbmQYAiABKA4yEi5jbGFjay52MS5HYW1lS2luZBIOCgZzb3VyY2UYAyABKAkiWAoRVXBsb2FkQm90UmVzcG9uc2USDgoGYm90X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSEwoLb3duZXJfdG9rZW4YAyABKAkSDQoFb3duZXIYBCABKAkiVQoSVmFsaWRhdGVCb3RSZXF1ZXN0Eg4KBmJvdF9pZBgBIAEoCRIUCgd2ZXJzaW9uGAIgASgJSACIAQESDQoFZ2FtZXMYAyABKA1CCgoIX3ZlcnNpb24idQoTVmFsaWRhdGVCb3RSZXNwb25zZRIKCgJvaxgBIAEoCBINCgVnYW1lcxgCIAEoDRIMCgR3aW5zGAMgASgNEg4KBmZhdWx0cxgEIAEoDRIVCg1mYXVsdF9yZWFzb25zGAUgAygJEg4KBm91dHB1dBgGIAEoCSJMCg9MaXN0Qm90c1JlcXVlc3QSIAoEa2luZBgBIAEoDjISLmNsYWNrLnYxLkdhbWVLaW5kEhcKD2luY2x1ZGVfcmV0aXJlZBgCIAEoCCK1AQoKQm90VmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhwKFHVwbG9hZGVkX3VuaXhfbWlsbGlzGAIgASgDEgwKBHNpemUYAyABKA0SDgoGcmF0aW5nGAQgASgBEg0KBWdhbWVzGAUgASgEEgwKBHdpbnMYBiABKAQSDgoGZmF1bHRzGAcgASgEEhwKFG1lYW5fZGVjaXNpb25fbWljcm9zGAggASgBEg8KB3JldGlyZWQYCSABKAgilAEKCkJvdFN1bW1hcnkSDgoGYm90X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSIAoEa2luZBgDIAEoDjISLmNsYWNrLnYxLkdhbWVLaW5kEg8KB3JldGlyZWQYBCABKAgSJgoIdmVyc2lvbnMYBSADKAsyFC5jbGFjay52MS5Cb3RWZXJzaW9uEg0KBW93bmVyGAYgASgJIjYKEExpc3RCb3RzUmVzcG9uc2USIgoEYm90cxgBIAMoCzIULmNsYWNrLnYxLkJvdFN1bW1hcnkiQQoNR2V0Qm90UmVxdWVzdBIOCgZib3RfaWQYASABKAkSFAoHdmVyc2lvbhgCIAEoCUgAiAEBQgoKCF92ZXJzaW9uIlMKDkdldEJvdFJlc3BvbnNlEiEKA2JvdBgBIAEoCzIULmNsYWNrLnYxLkJvdFN1bW1hcnkSDgoGc291cmNlGAIgASgJEg4KBm91dHB1dBgDIAEoCSJEChBSZXRpcmVCb3RSZXF1ZXN0Eg4KBmJvdF9pZBgBIAEoCRIUCgd2ZXJzaW9uGAIgASgJSACIAQFCCgoIX3ZlcnNpb24iEwoRUmV0aXJlQm90UmVzcG9uc2UiQAoMTWF0Y2hFbnRyYW50Eg4KBmJvdF9pZBgBIAEoCRIUCgd2ZXJzaW9uGAIgASgJSACIAQFCCgoIX3ZlcnNpb24ijgEKD1J1bk1hdGNoUmVxdWVzdBImCgdvcHRpb25zGAEgASgLMhUuY2xhY2sudjEuR2FtZU9wdGlvbnMSKAoIZW50cmFudHMYAiADKAsyFi5jbGFjay52MS5NYXRjaEVudHJhbnQSDQoFZ2FtZXMYAyABKA0SEQoEc2VlZBgEIAEoBEgAiAEBQgcKBV9zZWVkIpABChFTdGFydE1hdGNoUmVxdWVzdBImCgdvcHRpb25zGAEgASgLMhUuY2xhY2sudjEuR2FtZU9wdGlvbnMSKAoIZW50cmFudHMYAiADKAsyFi5jbGFjay52MS5NYXRjaEVudHJhbnQSDQoFZ2FtZXMYAyABKA0SEQoEc2VlZBgEIAEoBEgAiAEBQgcKBV9zZWVkIjsKElN0YXJ0TWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRITCgtvd25lcl90b2tlbhgCIAEoCSIlChFXYXRjaE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSLPAQoSV2F0Y2hNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEiUKBnN0YXR1cxgCIAEoDjIVLmNsYWNrLnYxLk1hdGNoU3RhdHVzEg0KBWdhbWVzGAMgASgNEgwKBGRvbmUYBCABKA0SKgoJc3RhbmRpbmdzGAUgAygLMhcuY2xhY2sudjEuRW50cmFudFJlc3VsdBIoCglsYXN0X2dhbWUYBiABKAsyFS5jbGFjay52MS5HYW1lU3VtbWFyeRINCgVlcnJvchgHIAEoCSLJAQoNRW50cmFudFJlc3VsdBIOCgZib3RfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIMCgR3aW5zGAMgASgNEhIKCm1lYW5fc2NvcmUYBCABKAESEgoKc2NvcmVfY2k5NRgFIAEoARIOCgZmYXVsdHMYBiABKAQSHAoUbWVhbl9kZWNpc2lvbl9taWNyb3MYByABKAESDgoGcmF0aW5nGAggASgBEhEKCXdpbl9zaGFyZRgJIAEoARIQCgh3aW5fY2k5NRgKIAEoASKMAQoQUnVuTWF0Y2hSZXNwb25zZRINCgVnYW1lcxgBIAEoDRIoCgdyZXN1bHRzGAIgAygLMhcuY2xhY2sudjEuRW50cmFudFJlc3VsdBIqCgttYXRjaF9nYW1lcxgDIAMoCzIVLmNsYWNrLnYxLkdhbWVTdW1tYXJ5EhMKC293bmVyX3Rva2VuGAQgASgJIjsKFkV4cGxhaW5EZWNpc2lvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBCLbAgoXRXhwbGFpbkRlY2lzaW9uUmVzcG9uc2USDgoGYm90X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDAoEc2VhdBgDIAEoDRIRCgl2aWV3X2pzb24YBCABKAkSDgoGb3V0cHV0GAUgASgJEhMKBmNob2ljZRgGIAEoDUgAiAEBEg4KBmFjdGlvbhgHIAEoCRIUCgxmYXVsdF9yZWFzb24YCCABKAkSFAoMZmF1bHRfZGV0YWlsGAkgASgJEhIKCm9wZXJhdGlvbnMYCiABKAQSDgoGbWljcm9zGAsgASgEEhYKDm1heF9vcGVyYXRpb25zGAwgASgEEhcKD2RlYWRsaW5lX21pbGxpcxgNIAEoBBIXCg9yZWNvcmRlZF9hY3Rpb24YDiABKAkSFgoOcmVjb3JkZWRfZmF1bHQYDyABKAkSDAoEc2FtZRgQIAEoCEIJCgdfY2hvaWNlIlUKFUdldExlYWRlcmJvYXJkUmVxdWVzdBIVCg1jb25maWd1cmF0aW9uGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIp0BCgtMYWRkZXJFbnRyeRIMCgRyYW5rGAEgASgNEg4KBmJvdF9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEg4KBnJhdGluZxgEIAEoARIMCgRjaTk1GAUgASgBEg0KBWdhbWVzGAYgASgEEhEKCXdpbl9zaGFyZRgHIAEoARIOCgZhbmNob3IYCCABKAgSDwoHcmV0aXJlZBgJIAEoCCJ5ChZHZXRMZWFkZXJib2FyZFJlc3BvbnNlEg8KB3J1bm5pbmcYASABKAgSDQoFZGVhbHMYAiABKAQSJgoHZW50cmllcxgDIAMoCzIVLmNsYWNrLnYxLkxhZGRlckVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgEIAEoCSJRChdHZXRSYXRpbmdIaXN0b3J5UmVxdWVzdBIVCg1jb25maWd1cmF0aW9uGAEgASgJEg4KBmJvdF9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJIk8KC1JhdGluZ1BvaW50EhMKC3VuaXhfbWlsbGlzGAEgASgDEg4KBnJhdGluZxgCIAEoARIMCgRjaTk1GAMgASgBEg0KBWdhbWVzGAQgASgEIkEKGEdldFJhdGluZ0hpc3RvcnlSZXNwb25zZRIlCgZwb2ludHMYASADKAsyFS5jbGFjay52MS5SYXRpbmdQb2ludCp5CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIYChRNQVRDSF9TVEFUVVNfUlVOTklORxABEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBACEhcKE01BVENIX1NUQVRVU19GQUlMRUQQAzLDBgoKQm90U2VydmljZRJECglVcGxvYWRCb3QSGi5jbGFjay52MS5VcGxvYWRCb3RSZXF1ZXN0GhsuY2xhY2sudjEuVXBsb2FkQm90UmVzcG9uc2USSgoLVmFsaWRhdGVCb3QSHC5jbGFjay52MS5WYWxpZGF0ZUJvdFJlcXVlc3QaHS5jbGFjay52MS5WYWxpZGF0ZUJvdFJlc3BvbnNlEkEKCExpc3RCb3RzEhkuY2xhY2sudjEuTGlzdEJvdHNSZXF1ZXN0GhouY2xhY2sudjEuTGlzdEJvdHNSZXNwb25zZRI7CgZHZXRCb3QSFy5jbGFjay52MS5HZXRCb3RSZXF1ZXN0GhguY2xhY2sudjEuR2V0Qm90UmVzcG9uc2USRAoJUmV0aXJlQm90EhouY2xhY2sudjEuUmV0aXJlQm90UmVxdWVzdBobLmNsYWNrLnYxLlJldGlyZUJvdFJlc3BvbnNlEkEKCFJ1bk1hdGNoEhkuY2xhY2sudjEuUnVuTWF0Y2hSZXF1ZXN0GhouY2xhY2sudjEuUnVuTWF0Y2hSZXNwb25zZRJHCgpTdGFydE1hdGNoEhsuY2xhY2sudjEuU3RhcnRNYXRjaFJlcXVlc3QaHC5jbGFjay52MS5TdGFydE1hdGNoUmVzcG9uc2USSQoKV2F0Y2hNYXRjaBIbLmNsYWNrLnYxLldhdGNoTWF0Y2hSZXF1ZXN0GhwuY2xhY2sudjEuV2F0Y2hNYXRjaFJlc3BvbnNlMAESUwoOR2V0TGVhZGVyYm9hcmQSHy5jbGFjay52MS5HZXRMZWFkZXJib2FyZFJlcXVlc3QaIC5jbGFjay52MS5HZXRMZWFkZXJib2FyZFJlc3BvbnNlElkKEEdldFJhdGluZ0hpc3RvcnkSIS5jbGFjay52MS5HZXRSYXRpbmdIaXN0b3J5UmVxdWVzdBoiLmNsYWNrLnYxLkdldFJhdGluZ0hpc3RvcnlSZXNwb25zZRJWCg9FeHBsYWluRGVjaXNpb24SIC5jbGFjay52MS5FeHBsYWluRGVjaXNpb25SZXF1ZXN0GiEuY2xhY2sudjEuRXhwbGFpbkRlY2lzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_clack_v1_game_service, file_clack_v1_types]);
+  fileDesc("ChpjbGFjay92MS9ib3Rfc2VydmljZS5wcm90bxIIY2xhY2sudjEiWwoYUmVnaXN0ZXJSZW1vdGVCb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSIAoEa2luZBgCIAEoDjISLmNsYWNrLnYxLkdhbWVLaW5kEg8KB3ZlcnNpb24YAyABKAkiYAoZUmVnaXN0ZXJSZW1vdGVCb3RSZXNwb25zZRIOCgZib3RfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoCRITCgtvd25lcl90b2tlbhgDIAEoCRINCgVvd25lchgEIAEoCSJFChFDb25uZWN0Qm90UmVxdWVzdBIOCgZib3RfaWQYASABKAkSFAoHdmVyc2lvbhgCIAEoCUgAiAEBQgoKCF92ZXJzaW9uInIKEkNvbm5lY3RCb3RSZXNwb25zZRIrCgljb25uZWN0ZWQYASABKAsyFi5jbGFjay52MS5Cb3RDb25uZWN0ZWRIABIkCgVvZmZlchgCIAEoCzITLmNsYWNrLnYxLlNlYXRPZmZlckgAQgkKB21lc3NhZ2UiSgoMQm90Q29ubmVjdGVkEg4KBmJvdF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhkKEW1vdmVfbGltaXRfbWlsbGlzGAMgASgEInIKCVNlYXRPZmZlchIPCgdnYW1lX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SEgoKc2VhdF90b2tlbhgDIAEoCRIgCgRraW5kGAQgASgOMhIuY2xhY2sudjEuR2FtZUtpbmQSEAoIbWF0Y2hfaWQYBSABKAkiUgoQVXBsb2FkQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEiAKBGtpbmQYAiABKA4yEi5jbGFjay52MS5HYW1lS2luZBIOCgZzb3VyY2UYAyABKAkiWAoRVXBsb2FkQm90UmVzcG9uc2USDgoGYm90X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSEwoLb3duZXJfdG9rZW4YAyABKAkSDQoFb3duZXIYBCABKAkiVQoSVmFsaWRhdGVCb3RSZXF1ZXN0Eg4KBmJvdF9pZBgBIAEoCRIUCgd2ZXJzaW9uGAIgASgJSACIAQESDQoFZ2FtZXMYAyABKA1CCgoIX3ZlcnNpb24idQoTVmFsaWRhdGVCb3RSZXNwb25zZRIKCgJvaxgBIAEoCBINCgVnYW1lcxgCIAEoDRIMCgR3aW5zGAMgASgNEg4KBmZhdWx0cxgEIAEoDRIVCg1mYXVsdF9yZWFzb25zGAUgAygJEg4KBm91dHB1dBgGIAEoCSJMCg9MaXN0Qm90c1JlcXVlc3QSIAoEa2luZBgBIAEoDjISLmNsYWNrLnYxLkdhbWVLaW5kEhcKD2luY2x1ZGVfcmV0aXJlZBgCIAEoCCK1AQoKQm90VmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhwKFHVwbG9hZGVkX3VuaXhfbWlsbGlzGAIgASgDEgwKBHNpemUYAyABKA0SDgoGcmF0aW5nGAQgASgBEg0KBWdhbWVzGAUgASgEEgwKBHdpbnMYBiABKAQSDgoGZmF1bHRzGAcgASgEEhwKFG1lYW5fZGVjaXNpb25fbWljcm9zGAggASgBEg8KB3JldGlyZWQYCSABKAgitwEKCkJvdFN1bW1hcnkSDgoGYm90X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSIAoEa2luZBgDIAEoDjISLmNsYWNrLnYxLkdhbWVLaW5kEg8KB3JldGlyZWQYBCABKAgSJgoIdmVyc2lvbnMYBSADKAsyFC5jbGFjay52MS5Cb3RWZXJzaW9uEg0KBW93bmVyGAYgASgJEg4KBnJlbW90ZRgHIAEoCBIRCgljb25uZWN0ZWQYCCADKAkiNgoQTGlzdEJvdHNSZXNwb25zZRIiCgRib3RzGAEgAygLMhQuY2xhY2sudjEuQm90U3VtbWFyeSJBCg1HZXRCb3RSZXF1ZXN0Eg4KBmJvdF9pZBgBIAEoCRIUCgd2ZXJzaW9uGAIgASgJSACIAQFCCgoIX3ZlcnNpb24iUwoOR2V0Qm90UmVzcG9uc2USIQoDYm90GAEgASgLMhQuY2xhY2sudjEuQm90U3VtbWFyeRIOCgZzb3VyY2UYAiABKAkSDgoGb3V0cHV0GAMgASgJIkQKEFJldGlyZUJvdFJlcXVlc3QSDgoGYm90X2lkGAEgASgJEhQKB3ZlcnNpb24YAiABKAlIAIgBAUIKCghfdmVyc2lvbiITChFSZXRpcmVCb3RSZXNwb25zZSJACgxNYXRjaEVudHJhbnQSDgoGYm90X2lkGAEgASgJEhQKB3ZlcnNpb24YAiABKAlIAIgBAUIKCghfdmVyc2lvbiKOAQoPUnVuTWF0Y2hSZXF1ZXN0EiYKB29wdGlvbnMYASABKAsyFS5jbGFjay52MS5HYW1lT3B0aW9ucxIoCghlbnRyYW50cxgCIAMoCzIWLmNsYWNrLnYxLk1hdGNoRW50cmFudBINCgVnYW1lcxgDIAEoDRIRCgRzZWVkGAQgASgESACIAQFCBwoFX3NlZWQikAEKEVN0YXJ0TWF0Y2hSZXF1ZXN0EiYKB29wdGlvbnMYASABKAsyFS5jbGFjay52MS5HYW1lT3B0aW9ucxIoCghlbnRyYW50cxgCIAMoCzIWLmNsYWNrLnYxLk1hdGNoRW50cmFudBINCgVnYW1lcxgDIAEoDRIRCgRzZWVkGAQgASgESACIAQFCBwoFX3NlZWQiOwoSU3RhcnRNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEhMKC293bmVyX3Rva2VuGAIgASgJIiUKEVdhdGNoTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIs8BChJXYXRjaE1hdGNoUmVzcG9uc2USEAoIbWF0Y2hfaWQYASABKAkSJQoGc3RhdHVzGAIgASgOMhUuY2xhY2sudjEuTWF0Y2hTdGF0dXMSDQoFZ2FtZXMYAyABKA0SDAoEZG9uZRgEIAEoDRIqCglzdGFuZGluZ3MYBSADKAsyFy5jbGFjay52MS5FbnRyYW50UmVzdWx0EigKCWxhc3RfZ2FtZRgGIAEoCzIVLmNsYWNrLnYxLkdhbWVTdW1tYXJ5Eg0KBWVycm9yGAcgASgJIskBCg1FbnRyYW50UmVzdWx0Eg4KBmJvdF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEgwKBHdpbnMYAyABKA0SEgoKbWVhbl9zY29yZRgEIAEoARISCgpzY29yZV9jaTk1GAUgASgBEg4KBmZhdWx0cxgGIAEoBBIcChRtZWFuX2RlY2lzaW9uX21pY3JvcxgHIAEoARIOCgZyYXRpbmcYCCABKAESEQoJd2luX3NoYXJlGAkgASgBEhAKCHdpbl9jaTk1GAogASgBIowBChBSdW5NYXRjaFJlc3BvbnNlEg0KBWdhbWVzGAEgASgNEigKB3Jlc3VsdHMYAiADKAsyFy5jbGFjay52MS5FbnRyYW50UmVzdWx0EioKC21hdGNoX2dhbWVzGAMgAygLMhUuY2xhY2sudjEuR2FtZVN1bW1hcnkSEwoLb3duZXJfdG9rZW4YBCABKAkiOwoWRXhwbGFpbkRlY2lzaW9uUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEItsCChdFeHBsYWluRGVjaXNpb25SZXNwb25zZRIOCgZib3RfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIMCgRzZWF0GAMgASgNEhEKCXZpZXdfanNvbhgEIAEoCRIOCgZvdXRwdXQYBSABKAkSEwoGY2hvaWNlGAYgASgNSACIAQESDgoGYWN0aW9uGAcgASgJEhQKDGZhdWx0X3JlYXNvbhgIIAEoCRIUCgxmYXVsdF9kZXRhaWwYCSABKAkSEgoKb3BlcmF0aW9ucxgKIAEoBBIOCgZtaWNyb3MYCyABKAQSFgoObWF4X29wZXJhdGlvbnMYDCABKAQSFwoPZGVhZGxpbmVfbWlsbGlzGA0gASgEEhcKD3JlY29yZGVkX2FjdGlvbhgOIAEoCRIWCg5yZWNvcmRlZF9mYXVsdBgPIAEoCRIMCgRzYW1lGBAgASgIQgkKB19jaG9pY2UiVQoVR2V0TGVhZGVyYm9hcmRSZXF1ZXN0EhUKDWNvbmZpZ3VyYXRpb24YASABKAkSEQoJcGFnZV9zaXplGAIgASgNEhIKCnBhZ2VfdG9rZW4YAyABKAkinQEKC0xhZGRlckVudHJ5EgwKBHJhbmsYASABKA0SDgoGYm90X2lkGAIgASgJEg8KB3ZlcnNpb24YAyABKAkSDgoGcmF0aW5nGAQgASgBEgwKBGNpOTUYBSABKAESDQoFZ2FtZXMYBiABKAQSEQoJd2luX3NoYXJlGAcgASgBEg4KBmFuY2hvchgIIAEoCBIPCgdyZXRpcmVkGAkgASgIInkKFkdldExlYWRlcmJvYXJkUmVzcG9uc2USDwoHcnVubmluZxgBIAEoCBINCgVkZWFscxgCIAEoBBImCgdlbnRyaWVzGAMgAygLMhUuY2xhY2sudjEuTGFkZGVyRW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAQgASgJIlEKF0dldFJhdGluZ0hpc3RvcnlSZXF1ZXN0EhUKDWNvbmZpZ3VyYXRpb24YASABKAkSDgoGYm90X2lkGAIgASgJEg8KB3ZlcnNpb24YAyABKAkiTwoLUmF0aW5nUG9pbnQSEwoLdW5peF9taWxsaXMYASABKAMSDgoGcmF0aW5nGAIgASgBEgwKBGNpOTUYAyABKAESDQoFZ2FtZXMYBCABKAQiQQoYR2V0UmF0aW5nSGlzdG9yeVJlc3BvbnNlEiUKBnBvaW50cxgBIAMoCzIVLmNsYWNrLnYxLlJhdGluZ1BvaW50KnkKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhgKFE1BVENIX1NUQVRVU19SVU5OSU5HEAESGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAISFwoTTUFUQ0hfU1RBVFVTX0ZBSUxFRBADMuwHCgpCb3RTZXJ2aWNlEkQKCVVwbG9hZEJvdBIaLmNsYWNrLnYxLlVwbG9hZEJvdFJlcXVlc3QaGy5jbGFjay52MS5VcGxvYWRCb3RSZXNwb25zZRJKCgtWYWxpZGF0ZUJvdBIcLmNsYWNrLnYxLlZhbGlkYXRlQm90UmVxdWVzdBodLmNsYWNrLnYxLlZhbGlkYXRlQm90UmVzcG9uc2USQQoITGlzdEJvdHMSGS5jbGFjay52MS5MaXN0Qm90c1JlcXVlc3QaGi5jbGFjay52MS5MaXN0Qm90c1Jlc3BvbnNlEjsKBkdldEJvdBIXLmNsYWNrLnYxLkdldEJvdFJlcXVlc3QaGC5jbGFjay52MS5HZXRCb3RSZXNwb25zZRJECglSZXRpcmVCb3QSGi5jbGFjay52MS5SZXRpcmVCb3RSZXF1ZXN0GhsuY2xhY2sudjEuUmV0aXJlQm90UmVzcG9uc2USQQoIUnVuTWF0Y2gSGS5jbGFjay52MS5SdW5NYXRjaFJlcXVlc3QaGi5jbGFjay52MS5SdW5NYXRjaFJlc3BvbnNlEkcKClN0YXJ0TWF0Y2gSGy5jbGFjay52MS5TdGFydE1hdGNoUmVxdWVzdBocLmNsYWNrLnYxLlN0YXJ0TWF0Y2hSZXNwb25zZRJJCgpXYXRjaE1hdGNoEhsuY2xhY2sudjEuV2F0Y2hNYXRjaFJlcXVlc3QaHC5jbGFjay52MS5XYXRjaE1hdGNoUmVzcG9uc2UwARJTCg5HZXRMZWFkZXJib2FyZBIfLmNsYWNrLnYxLkdldExlYWRlcmJvYXJkUmVxdWVzdBogLmNsYWNrLnYxLkdldExlYWRlcmJvYXJkUmVzcG9uc2USWQoQR2V0UmF0aW5nSGlzdG9yeRIhLmNsYWNrLnYxLkdldFJhdGluZ0hpc3RvcnlSZXF1ZXN0GiIuY2xhY2sudjEuR2V0UmF0aW5nSGlzdG9yeVJlc3BvbnNlElYKD0V4cGxhaW5EZWNpc2lvbhIgLmNsYWNrLnYxLkV4cGxhaW5EZWNpc2lvblJlcXVlc3QaIS5jbGFjay52MS5FeHBsYWluRGVjaXNpb25SZXNwb25zZRJcChFSZWdpc3RlclJlbW90ZUJvdBIiLmNsYWNrLnYxLlJlZ2lzdGVyUmVtb3RlQm90UmVxdWVzdBojLmNsYWNrLnYxLlJlZ2lzdGVyUmVtb3RlQm90UmVzcG9uc2USSQoKQ29ubmVjdEJvdBIbLmNsYWNrLnYxLkNvbm5lY3RCb3RSZXF1ZXN0GhwuY2xhY2sudjEuQ29ubmVjdEJvdFJlc3BvbnNlMAFiBnByb3RvMw", [file_clack_v1_game_service, file_clack_v1_types]);
+
+/**
+ * Describes the message clack.v1.RegisterRemoteBotRequest.
+ * Use `create(RegisterRemoteBotRequestSchema)` to create a new message.
+ */
+export const RegisterRemoteBotRequestSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_bot_service, 0);
+
+/**
+ * Describes the message clack.v1.RegisterRemoteBotResponse.
+ * Use `create(RegisterRemoteBotResponseSchema)` to create a new message.
+ */
+export const RegisterRemoteBotResponseSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_bot_service, 1);
+
+/**
+ * Describes the message clack.v1.ConnectBotRequest.
+ * Use `create(ConnectBotRequestSchema)` to create a new message.
+ */
+export const ConnectBotRequestSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_bot_service, 2);
+
+/**
+ * Describes the message clack.v1.ConnectBotResponse.
+ * Use `create(ConnectBotResponseSchema)` to create a new message.
+ */
+export const ConnectBotResponseSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_bot_service, 3);
+
+/**
+ * Describes the message clack.v1.BotConnected.
+ * Use `create(BotConnectedSchema)` to create a new message.
+ */
+export const BotConnectedSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_bot_service, 4);
+
+/**
+ * Describes the message clack.v1.SeatOffer.
+ * Use `create(SeatOfferSchema)` to create a new message.
+ */
+export const SeatOfferSchema = /*@__PURE__*/
+  messageDesc(file_clack_v1_bot_service, 5);
 
 /**
  * Describes the message clack.v1.UploadBotRequest.
  * Use `create(UploadBotRequestSchema)` to create a new message.
  */
 export const UploadBotRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 0);
+  messageDesc(file_clack_v1_bot_service, 6);
 
 /**
  * Describes the message clack.v1.UploadBotResponse.
  * Use `create(UploadBotResponseSchema)` to create a new message.
  */
 export const UploadBotResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 1);
+  messageDesc(file_clack_v1_bot_service, 7);
 
 /**
  * Describes the message clack.v1.ValidateBotRequest.
  * Use `create(ValidateBotRequestSchema)` to create a new message.
  */
 export const ValidateBotRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 2);
+  messageDesc(file_clack_v1_bot_service, 8);
 
 /**
  * Describes the message clack.v1.ValidateBotResponse.
  * Use `create(ValidateBotResponseSchema)` to create a new message.
  */
 export const ValidateBotResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 3);
+  messageDesc(file_clack_v1_bot_service, 9);
 
 /**
  * Describes the message clack.v1.ListBotsRequest.
  * Use `create(ListBotsRequestSchema)` to create a new message.
  */
 export const ListBotsRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 4);
+  messageDesc(file_clack_v1_bot_service, 10);
 
 /**
  * Describes the message clack.v1.BotVersion.
  * Use `create(BotVersionSchema)` to create a new message.
  */
 export const BotVersionSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 5);
+  messageDesc(file_clack_v1_bot_service, 11);
 
 /**
  * Describes the message clack.v1.BotSummary.
  * Use `create(BotSummarySchema)` to create a new message.
  */
 export const BotSummarySchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 6);
+  messageDesc(file_clack_v1_bot_service, 12);
 
 /**
  * Describes the message clack.v1.ListBotsResponse.
  * Use `create(ListBotsResponseSchema)` to create a new message.
  */
 export const ListBotsResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 7);
+  messageDesc(file_clack_v1_bot_service, 13);
 
 /**
  * Describes the message clack.v1.GetBotRequest.
  * Use `create(GetBotRequestSchema)` to create a new message.
  */
 export const GetBotRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 8);
+  messageDesc(file_clack_v1_bot_service, 14);
 
 /**
  * Describes the message clack.v1.GetBotResponse.
  * Use `create(GetBotResponseSchema)` to create a new message.
  */
 export const GetBotResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 9);
+  messageDesc(file_clack_v1_bot_service, 15);
 
 /**
  * Describes the message clack.v1.RetireBotRequest.
  * Use `create(RetireBotRequestSchema)` to create a new message.
  */
 export const RetireBotRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 10);
+  messageDesc(file_clack_v1_bot_service, 16);
 
 /**
  * Describes the message clack.v1.RetireBotResponse.
  * Use `create(RetireBotResponseSchema)` to create a new message.
  */
 export const RetireBotResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 11);
+  messageDesc(file_clack_v1_bot_service, 17);
 
 /**
  * Describes the message clack.v1.MatchEntrant.
  * Use `create(MatchEntrantSchema)` to create a new message.
  */
 export const MatchEntrantSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 12);
+  messageDesc(file_clack_v1_bot_service, 18);
 
 /**
  * Describes the message clack.v1.RunMatchRequest.
  * Use `create(RunMatchRequestSchema)` to create a new message.
  */
 export const RunMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 13);
+  messageDesc(file_clack_v1_bot_service, 19);
 
 /**
  * Describes the message clack.v1.StartMatchRequest.
  * Use `create(StartMatchRequestSchema)` to create a new message.
  */
 export const StartMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 14);
+  messageDesc(file_clack_v1_bot_service, 20);
 
 /**
  * Describes the message clack.v1.StartMatchResponse.
  * Use `create(StartMatchResponseSchema)` to create a new message.
  */
 export const StartMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 15);
+  messageDesc(file_clack_v1_bot_service, 21);
 
 /**
  * Describes the message clack.v1.WatchMatchRequest.
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 16);
+  messageDesc(file_clack_v1_bot_service, 22);
 
 /**
  * Describes the message clack.v1.WatchMatchResponse.
  * Use `create(WatchMatchResponseSchema)` to create a new message.
  */
 export const WatchMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 17);
+  messageDesc(file_clack_v1_bot_service, 23);
 
 /**
  * Describes the message clack.v1.EntrantResult.
  * Use `create(EntrantResultSchema)` to create a new message.
  */
 export const EntrantResultSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 18);
+  messageDesc(file_clack_v1_bot_service, 24);
 
 /**
  * Describes the message clack.v1.RunMatchResponse.
  * Use `create(RunMatchResponseSchema)` to create a new message.
  */
 export const RunMatchResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 19);
+  messageDesc(file_clack_v1_bot_service, 25);
 
 /**
  * Describes the message clack.v1.ExplainDecisionRequest.
  * Use `create(ExplainDecisionRequestSchema)` to create a new message.
  */
 export const ExplainDecisionRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 20);
+  messageDesc(file_clack_v1_bot_service, 26);
 
 /**
  * Describes the message clack.v1.ExplainDecisionResponse.
  * Use `create(ExplainDecisionResponseSchema)` to create a new message.
  */
 export const ExplainDecisionResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 21);
+  messageDesc(file_clack_v1_bot_service, 27);
 
 /**
  * Describes the message clack.v1.GetLeaderboardRequest.
  * Use `create(GetLeaderboardRequestSchema)` to create a new message.
  */
 export const GetLeaderboardRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 22);
+  messageDesc(file_clack_v1_bot_service, 28);
 
 /**
  * Describes the message clack.v1.LadderEntry.
  * Use `create(LadderEntrySchema)` to create a new message.
  */
 export const LadderEntrySchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 23);
+  messageDesc(file_clack_v1_bot_service, 29);
 
 /**
  * Describes the message clack.v1.GetLeaderboardResponse.
  * Use `create(GetLeaderboardResponseSchema)` to create a new message.
  */
 export const GetLeaderboardResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 24);
+  messageDesc(file_clack_v1_bot_service, 30);
 
 /**
  * Describes the message clack.v1.GetRatingHistoryRequest.
  * Use `create(GetRatingHistoryRequestSchema)` to create a new message.
  */
 export const GetRatingHistoryRequestSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 25);
+  messageDesc(file_clack_v1_bot_service, 31);
 
 /**
  * Describes the message clack.v1.RatingPoint.
  * Use `create(RatingPointSchema)` to create a new message.
  */
 export const RatingPointSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 26);
+  messageDesc(file_clack_v1_bot_service, 32);
 
 /**
  * Describes the message clack.v1.GetRatingHistoryResponse.
  * Use `create(GetRatingHistoryResponseSchema)` to create a new message.
  */
 export const GetRatingHistoryResponseSchema = /*@__PURE__*/
-  messageDesc(file_clack_v1_bot_service, 27);
+  messageDesc(file_clack_v1_bot_service, 33);
 
 /**
  * Describes the enum clack.v1.MatchStatus.
