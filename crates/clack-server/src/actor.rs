@@ -348,25 +348,40 @@ impl Actor {
         }
     }
 
-    /// When the remote bot to act runs out of its move limit, if a remote bot is to act.
+    /// When the remote bot to act runs out of its move limit, if a remote bot is to act: at
+    /// once when its program is not connected, so that a game with a program that has gone
+    /// (or a ladder waiting on that game) is not kept a move limit per turn.
     fn remote_deadline(&self) -> Option<i64> {
-        let (_, remotes) = self.remote_to_act()?;
+        let (_, connected, remotes) = self.remote_to_act()?;
+        if !connected {
+            return Some(self.log().last_millis());
+        }
         let limit = i64::try_from(remotes.move_limit().as_millis()).unwrap_or(i64::MAX);
         Some(self.log().last_millis().saturating_add(limit))
     }
 
-    /// The seat to act, if a remote bot holds it, with the remote bots' connections.
-    fn remote_to_act(&self) -> Option<(Seat, &Arc<crate::bots::remote::Remotes>)> {
+    /// The seat to act, if a remote bot holds it, whether its program is connected, and the
+    /// remote bots' connections.
+    fn remote_to_act(&self) -> Option<(Seat, bool, &Arc<crate::bots::remote::Remotes>)> {
         let seat = self.log().seat_to_act()?;
-        let clack_log::Occupant::Bot { bot_id, .. } = self.log().seats().get(seat.index())? else { return None };
-        Some((seat, self.bots.as_ref()?.remote(bot_id)?))
+        let clack_log::Occupant::Bot { bot_id, version } = self.log().seats().get(seat.index())? else {
+            return None;
+        };
+        let remotes = self.bots.as_ref()?.remote(bot_id)?;
+        Some((seat, remotes.is_connected(bot_id, version), remotes))
     }
 
-    /// A remote bot that did not move in time: a fault, and its first legal action played.
+    /// A remote bot that did not move in time, or whose program is not connected: a fault,
+    /// and its first legal action played.
     async fn remote_timed_out(&mut self) -> Result<()> {
-        let Some((seat, remotes)) = self.remote_to_act() else { return Ok(()) };
-        let detail = format!("no move within the remote move limit of {} ms", remotes.move_limit().as_millis());
-        let fault = crate::bots::Fault { reason: "deadline".into(), detail };
+        let Some((seat, connected, remotes)) = self.remote_to_act() else { return Ok(()) };
+        let fault = if connected {
+            let detail = format!("no move within the remote move limit of {} ms", remotes.move_limit().as_millis());
+            crate::bots::Fault { reason: "deadline".into(), detail }
+        } else {
+            let detail = "the remote bot's program is not connected (ConnectBot)".to_owned();
+            crate::bots::Fault { reason: "disconnected".into(), detail }
+        };
         let Some((next, events)) = crate::bots::play_decision(self.log(), seat, Err(fault)) else { return Ok(()) };
         self.commit(next, events).await
     }

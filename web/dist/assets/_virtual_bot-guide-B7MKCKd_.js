@@ -6,6 +6,9 @@ var e=`<h1>Writing a Clack bot</h1>
 </code></pre>
 <p>Whenever the bot&#39;s seat is to move, the server calls <code>choose</code> with the seat&#39;s <strong>view</strong> of the
 game and plays <code>view.legal[index]</code>. That is the whole contract.</p>
+<p>(A bot in another language runs as your own program instead, a <em>remote bot</em> that connects to the
+server and plays its seats over the gRPC API: see the starters in <code>clients/python</code> and
+<code>clients/node</code> of the repository, and docs/ladder.md. This guide is about Rhai scripts.)</p>
 <h2 id="the-examples">The examples</h2>
 <table>
 <thead>
