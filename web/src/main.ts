@@ -1,7 +1,9 @@
 // The app's entry: a small router over history paths, one page at a time. Each page gets an
 // AbortSignal that fires when the reader leaves it, so its streams and timers stop.
 import "./style.css";
+import { botPage } from "./pages/bot";
 import { botsPage } from "./pages/bots";
+import { ladderPage } from "./pages/ladder";
 import { guidePage } from "./pages/guide";
 import { lobbyPage } from "./pages/lobby";
 import { replayPage } from "./pages/replay";
@@ -22,7 +24,9 @@ function route(): void {
   if (parts[0] === "table" && parts[1]) tablePage(app, parts[1], current.signal);
   else if (parts[0] === "replay" && parts[1]) replayPage(app, parts[1], current.signal);
   else if (parts[0] === "bots" && parts[1] === "guide") (nav = "guide"), void guidePage(app);
+  else if (parts[0] === "bots" && parts[1]) (nav = "bots"), botPage(app, parts[1], current.signal);
   else if (parts[0] === "bots") (nav = "bots"), botsPage(app, current.signal);
+  else if (parts[0] === "ladder") (nav = "ladder"), ladderPage(app, parts[1] ?? "straight-2", current.signal);
   else if (parts[0] === "rules") (nav = "rules"), void rulesPage(app, parts[1] ?? "straight");
   else lobbyPage(app, current.signal);
   for (const a of document.querySelectorAll<HTMLAnchorElement>("nav a")) a.classList.toggle("active", a.dataset.nav === nav);

@@ -535,6 +535,53 @@ await step("match: run a match between two bots and open one of its games", asyn
   await page.close();
 });
 
+await step("bot page and ladder: a bot's versions, rating chart, recent games and faults; the leaderboard links to it", async () => {
+  // The server runs the straight-2 ladder (anchored to engine:fast): the example bots added in
+  // the first step play rated deals in the background while the other steps run.
+  const page = await open("/ladder");
+  await page.locator("[data-testid=leaderboard] tbody tr[data-bot]").first().waitFor({ timeout: 60000 });
+  assert.match(await page.locator("[data-testid=ladder-status]").textContent(), /^Running · \d+ deals played/);
+  assert.equal(await page.locator(".tabs a.tab.active").textContent(), "straight-2");
+  const anchor = page.locator("[data-testid=leaderboard] tbody tr[data-bot='engine:fast']");
+  assert.equal(await anchor.locator("td").last().textContent(), "anchor", "the engine is the board's anchor");
+  assert.equal(await anchor.locator("a").count(), 0, "the engine has no bot page");
+  assert.equal(await page.locator("[data-testid=ladder-more]").isVisible(), false, "one page: no More");
+  await page.screenshot({ path: `${shots}/ladder.png`, fullPage: true });
+  // A bot's page, from its link on the board, once it has played a deal.
+  const link = page.locator("[data-testid=leaderboard] tbody tr[data-bot='straight-greedy'] a");
+  for (let i = 0; i < 60 && !(await link.count()); i++) {
+    await page.waitForTimeout(1000);
+    await page.reload();
+    await page.locator("[data-testid=leaderboard] tbody tr").first().waitFor();
+  }
+  await link.click();
+  await page.waitForURL((url) => url.pathname === "/bots/straight-greedy");
+  await page.locator("[data-testid=bot-versions] tbody tr[data-version]").first().waitFor();
+  // The chart is drawn from the ratings after each deal: until greedy has played one, the page
+  // says so; it is read again until it has.
+  const chart = page.locator("[data-testid=rating-chart] path[data-series]");
+  for (let i = 0; i < 60; i++) {
+    await page.locator("[data-testid=bot-ratings] :is(svg, p)").first().waitFor();
+    if (await chart.count()) break;
+    await page.waitForTimeout(1000);
+    await page.reload();
+  }
+  assert.match(await page.locator("[data-testid=rating-chart] path[data-series]").first().getAttribute("data-series"), / on straight-2$/);
+  // Its recent games (the match's and the ladder's among them), each a link to its replay or table.
+  const games = page.locator("[data-testid=bot-games] tbody tr[data-game]");
+  await games.first().waitFor();
+  assert.ok((await games.count()) >= 2, "its recent games are listed");
+  assert.ok((await games.first().locator(".chip.bot").count()) >= 1, "its seat is marked in each game");
+  await page.locator("[data-testid=bot-faults] :is(p, ul)").first().waitFor();
+  await page.screenshot({ path: `${shots}/bot-page.png`, fullPage: true });
+  await page.click("nav a[data-nav=ladder]");
+  await page.waitForURL((url) => url.pathname === "/ladder");
+  await page.click(".tabs a:has-text('streets-3')");
+  await page.waitForURL((url) => url.pathname === "/ladder/streets-3");
+  await page.locator("[data-testid=ladder-status]").filter({ hasText: "deals played" }).waitFor();
+  await page.close();
+});
+
 // Load times (reported, not asserted): navigation start to the page's data on screen.
 await step("load times", async () => {
   const pages = [

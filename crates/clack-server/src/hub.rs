@@ -67,6 +67,9 @@ struct Live {
     quota_key: Option<String>,
 }
 
+/// The most games one `ListGames` call filtered by bot reads.
+const BOT_SCAN: usize = 2000;
+
 /// The prefix of the store's markers of reviewed games.
 const REVIEWED: &str = "reviewed/";
 
@@ -590,7 +593,11 @@ impl Hub {
             ),
         };
         let limit = if request.page_size == 0 { 20 } else { request.page_size as usize };
-        let mut page = self.store.list(clack_store::ListQuery { kind, status, after, limit }).await?;
+        let query = clack_store::ListQuery { kind, status, after, limit };
+        let mut page = match request.bot_id.as_str() {
+            "" => self.store.list(query).await?,
+            bot_id => self.list_of_bot(query, bot_id).await?,
+        };
         let next_page_token = page.next.map(|c| c.to_token(kind, status)).unwrap_or_default();
         {
             let reviewed = self.reviewed.read().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -599,6 +606,31 @@ impl Hub {
             }
         }
         Ok(pb::ListGamesResponse { games: page.games, next_page_token })
+    }
+
+    /// A page of the games with a seat of `bot_id`: the listing read in order and filtered,
+    /// [`BOT_SCAN`] games at most, so that a call costs the same for a bot that rarely plays.
+    async fn list_of_bot(&self, query: clack_store::ListQuery, bot_id: &str) -> Result<clack_store::Page> {
+        let wanted = query.limit;
+        let mut scan = clack_store::ListQuery { limit: 256, ..query };
+        let (mut games, mut scanned) = (Vec::new(), 0);
+        loop {
+            let page = self.store.list(scan.clone()).await?;
+            for game in page.games {
+                scanned += 1;
+                let cursor = clack_store::Cursor::of(&game);
+                if game.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.bot_id == bot_id)) {
+                    games.push(game);
+                }
+                if games.len() == wanted || scanned == BOT_SCAN {
+                    return Ok(clack_store::Page { games, next: Some(cursor) });
+                }
+            }
+            match page.next {
+                Some(next) => scan.after = Some(next),
+                None => return Ok(clack_store::Page { games, next: None }),
+            }
+        }
     }
 
     /// Notes that `game_id` has a kept review at `level`, for listings, here and in the store.

@@ -373,6 +373,32 @@ async fn engine_seats_play_either_game_the_same_way_for_the_same_seed() {
     assert!(!view.winners.is_empty());
     assert!(actions_of(&server, &created.game_id).await.len() > 10);
 
+    // Listing by bot: the games with a seat of it, newest first, a page at a time.
+    let list = |bot_id: &str, page_size, page_token| pb::ListGamesRequest {
+        bot_id: bot_id.into(),
+        page_size,
+        page_token,
+        ..Default::default()
+    };
+    let listed = games.list_games(list("engine:fast", 0, String::new())).await.expect("list").into_inner();
+    assert_eq!(listed.games.len(), 3, "every game seats engine:fast");
+    assert_eq!(listed.games[0].game_id, created.game_id, "newest first");
+    let mut greedy_games = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = games.list_games(list("greedy", 1, token)).await.expect("list").into_inner();
+        assert!(page.games.len() <= 1);
+        greedy_games.extend(page.games.into_iter().map(|g| g.game_id));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+    }
+    assert_eq!(greedy_games.len(), 2, "only the Straight games seat greedy: {greedy_games:?}");
+    assert!(!greedy_games.contains(&created.game_id));
+    let none = games.list_games(list("nobody", 0, String::new())).await.expect("list").into_inner();
+    assert!(none.games.is_empty() && none.next_page_token.is_empty());
+
     for (bot_id, version) in [("engine:wizard", ""), ("engine:fast", "9")] {
         let refused = games
             .create_game(pb::CreateGameRequest {

@@ -114,8 +114,19 @@ fn the_browser_tests_pass_against_the_real_server() {
         panic!("the browser tests need Node, web/node_modules and Chromium: {missing}");
     }
     let dir = tempfile::tempdir().unwrap();
-    let (child, url) =
-        support::spawn_server(dir.path(), &["--quota-live-games", "0", "--quota-requests-per-second", "0"], &[]);
+    // The straight-2 ladder runs (anchored to the quick engine level) for the ladder and bot pages.
+    let args = [
+        "--quota-live-games",
+        "0",
+        "--quota-requests-per-second",
+        "0",
+        "--ladder",
+        "--ladder-configurations",
+        "straight-2",
+        "--ladder-anchor",
+        "engine:fast",
+    ];
+    let (child, url) = support::spawn_server(dir.path(), &args, &[]);
     let _stop = Stop(child);
     // 1,000 games in the store, so the lobby is loaded as it would be on a busy server.
     let runtime = tokio::runtime::Runtime::new().unwrap();

@@ -92,7 +92,7 @@ function botTable(list: BotSummary[]): HTMLElement {
       h(
         "tr",
         { "data-bot": bot.botId, class: v.retired ? "retired" : "" },
-        i === 0 ? h("td", { rowspan: bot.versions.length }, h("b", {}, bot.name), h("br"), h("small", { class: "muted" }, `${kindName(bot.kind)} · ${bot.owner}`)) : null,
+        i === 0 ? h("td", { rowspan: bot.versions.length }, h("a", { href: `/bots/${encodeURIComponent(bot.botId)}` }, h("b", {}, bot.name)), h("br"), h("small", { class: "muted" }, `${kindName(bot.kind)} · ${bot.owner}${bot.remote ? " · remote" : ""}`)) : null,
         h("td", {}, h("code", { title: v.version }, v.version.slice(0, 10)), v.retired ? " (retired)" : ""),
         h("td", { class: "num" }, v.rating.toFixed(0)),
         h("td", { class: "num" }, String(v.games)),

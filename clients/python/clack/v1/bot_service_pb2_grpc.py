@@ -210,7 +210,8 @@ class BotServiceServicer:
         version may be seated and is scheduled on the ladder; a second stream for the same version
         is refused (ALREADY_EXISTS) while the first is open. A seat that does not answer within the
         server's remote move limit is recorded as a fault (`deadline`) and its first legal action is
-        played, as for a script.
+        played, as for a script; while no program is connected, its seats' turns fault at once
+        (`disconnected`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -441,6 +441,15 @@ export declare type ListGamesRequest = Message<"clack.v1.ListGamesRequest"> & {
    * @generated from field: string match_id = 5;
    */
   matchId: string;
+
+  /**
+   * Only games with a seat of this bot (any version; "engine:default" for an engine level),
+   * newest first, with kind and status as above. A call reads at most 2,000 games to fill its
+   * page, so a bot that played long ago may get a short or empty page with a token to go on.
+   *
+   * @generated from field: string bot_id = 6;
+   */
+  botId: string;
 };
 
 /**
