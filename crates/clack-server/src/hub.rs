@@ -393,7 +393,8 @@ impl Hub {
 
     /// Plays a new game whose seats are all bots (a match's or the ladder's game with a remote
     /// bot in it) as a live game owned by `owner`, and waits for its end: the game and its
-    /// events.
+    /// events. Its seats are checked as a created game's are (a remote bot's program may have
+    /// gone since the match started).
     pub(crate) async fn play_live(
         self: &Arc<Hub>,
         log: GameLog,
@@ -401,6 +402,7 @@ impl Hub {
         owner: &OwnerRecord,
         purpose: &str,
     ) -> Result<(GameLog, Vec<pb::Event>)> {
+        self.check_bot_seats(log.game().kind(), &log.created().seats)?;
         let id = log.id().to_owned();
         self.store_and_start(log, events, owner, purpose).await?;
         let snapshot = self.live_map().get(&id).map(|live| live.snapshot.clone());

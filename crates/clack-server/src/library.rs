@@ -88,7 +88,6 @@ fn kind_of(value: i32) -> Result<Kind> {
         .ok_or_else(|| FieldError::new("kind", "say straight or streets").into())
 }
 
-/// Counts one caller waiting for the pool, until it stops waiting (or gives up).
 /// A bot's name, checked: 1 to 64 letters, digits, '-' or '_'.
 fn bot_name(name: &str) -> Result<&str> {
     let name = name.trim();
@@ -118,6 +117,7 @@ struct NewVersion<'a> {
     source: Option<String>,
 }
 
+/// Counts one caller waiting for the pool, until it stops waiting (or gives up).
 struct Waiting<'a>(&'a AtomicUsize);
 
 impl<'a> Waiting<'a> {

@@ -115,9 +115,6 @@ impl Table {
         let specs = seats.iter().map(Seated::spec).collect();
         let (log, events) = GameLog::create(&hub.new_game_id(), self.options, specs, next.seed, crate::now())?;
         if seats.iter().any(|s| matches!(s.player, Sitter::Remote)) {
-            for seat in &seats {
-                library.playable(&seat.bot_id, &seat.version)?;
-            }
             let (log, events) = hub.play_live(log, events, owner, purpose).await?;
             return Ok((crate::view::summary(&log), result_of(&log, &events)));
         }
