@@ -67,10 +67,17 @@ const PIPS: [u8; 32] = {
     pips
 };
 
-/// The tile with canonical index `index` (below 28).
+/// The tile with canonical index `index` (below 28; a bit position of a mask).
+#[inline(always)]
 fn tile(index: u32) -> Tile {
-    Tile::from_index(index as u8).unwrap_or_else(|| unreachable!("a double-six index"))
+    // Masked below 32, the index is always a tile's: no branch, no failure path.
+    Tile::from_index((index & 31) as u8).unwrap_or(ZERO)
 }
+
+const ZERO: Tile = match Tile::new(0, 0) {
+    Some(tile) => tile,
+    None => unreachable!(),
+};
 
 /// The mask of a tile set of the double-six set.
 pub fn mask(set: TileSet) -> u32 {
@@ -253,6 +260,8 @@ pub struct Straight {
     ends: Ends,
     /// The side that won, once the game is over.
     winner: Option<usize>,
+    /// A seat's side is its number masked with this: 1 with teams, else 3.
+    side_mask: u8,
 }
 
 impl Straight {
@@ -296,6 +305,7 @@ impl Straight {
             table,
             ends: table.ends(options.spinner_sides_open_immediately),
             winner: state.outcome().map(|outcome| outcome.winning_side),
+            side_mask: side_mask(&options),
         }
     }
 
@@ -313,6 +323,7 @@ impl Straight {
             table: Table::default(),
             ends: Ends::NONE,
             winner: None,
+            side_mask: side_mask(&options),
         }
     }
 
@@ -380,8 +391,18 @@ impl Straight {
             }
             return len;
         }
+        // How many tiles fit an end is a coin toss, so a loop that stops when they run out
+        // mispredicts about once an end. Every end gets two slots written whether or not a tile
+        // fills them (the buffer has room: at most 42 plays, and a slot past the last play is
+        // written over or ignored), and `len` grows only past the filled ones; a third tile of
+        // one suit for one end is rare enough to loop for.
         for &(arm, matched) in &self.ends.pairs[..usize::from(self.ends.open)] {
             let mut fits = hand & SUITS[usize::from(matched) & 7];
+            for _ in 0..2 {
+                out[len] = Action::Play { tile: tile(fits.trailing_zeros()), arm, matched };
+                len += usize::from(fits != 0);
+                fits &= fits.wrapping_sub(1);
+            }
             while fits != 0 {
                 out[len] = Action::Play { tile: tile(fits.trailing_zeros()), arm, matched };
                 len += 1;
@@ -477,11 +498,12 @@ impl Straight {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn after_play(&mut self, seat: Seat, tile: Tile) {
         self.hands[seat.index()] &= !(1 << tile.index());
         self.passes = 0;
-        let side = self.options.side(seat);
+        let side = usize::from(seat.0 & self.side_mask);
+        debug_assert_eq!(side, self.options.side(seat));
         self.scores[side] += count_points(self.ends.count);
         if self.scores[side] >= self.options.target && !self.options.finish_round_at_target {
             self.end_round(End::TargetReached);
@@ -634,6 +656,11 @@ impl Straight {
             }
         }
     }
+}
+
+/// The mask that takes a seat's number to its side's: seats 0 and 2 against 1 and 3 with teams.
+fn side_mask(options: &straight::Options) -> u8 {
+    if options.teams { 1 } else { 3 }
 }
 
 /// How a round ended.
