@@ -10,8 +10,10 @@
 //! the same points and ends rounds and the match the same way. `tests/lean.rs` checks that
 //! against the rules crate on thousands of random games under every option.
 //!
-//! It takes only actions it listed itself (a playout never makes any other), so it checks
-//! nothing; its debug builds assert legality.
+//! Its moves are [`Move`]s, a tile and where it goes packed in 16 bits: listing them writes one
+//! number a move, and taking one decodes it with shifts. [`Move::action`] gives the rules'
+//! [`Action`]. It takes only moves it listed itself (a playout never makes any other), so it
+//! checks nothing; its debug builds assert legality.
 
 use clack_rules::straight::{self, Action, Arm, BlockedScoring, ChanceKind, SpinnerRule, ToMove};
 use clack_rules::{Seat, Tile, TileSet};
@@ -27,14 +29,94 @@ const SET: u32 = (1 << SET_TILES) - 1;
 /// The most legal actions of one position: six ends with at most seven tiles each, and a draw.
 pub const MAX_ACTIONS: usize = 6 * 7 + 1;
 
-/// Where [`Straight::legal_actions_into`] writes the legal actions: filled in place, so that a
-/// playout step copies no list.
-pub type Buffer = [Action; MAX_ACTIONS];
+/// Where [`Straight::legal_actions_into`] writes the legal moves: filled in place, so that a
+/// playout step copies no list. It has room for [`MAX_ACTIONS`] and more, a power of two, so
+/// that a slot's index masked into range needs no bounds check.
+pub type Buffer = [Move; BUFFER];
 
-/// A buffer to list legal actions into.
+const BUFFER: usize = 64;
+
+/// A buffer to list legal moves into.
 pub fn buffer() -> Buffer {
-    [Action::Pass; MAX_ACTIONS]
+    [Move::PASS; BUFFER]
 }
+
+/// A move: bits 0–4 the tile's canonical index, 5–6 the arm, 7–9 the number matched, 10–11 the
+/// kind (play, lead, draw, pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move(u16);
+
+const LEAD: u16 = 1 << 10;
+const KIND: u16 = 3 << 10;
+
+impl Move {
+    pub const DRAW: Move = Move(2 << 10);
+    pub const PASS: Move = Move(3 << 10);
+
+    /// The move of a rules action.
+    pub fn of(action: Action) -> Move {
+        match action {
+            Action::Lead { tile } => Move(LEAD | u16::from(tile.index())),
+            Action::Play { tile, arm, matched } => Move(end_code(arm, matched) | u16::from(tile.index())),
+            Action::Draw => Move::DRAW,
+            Action::Pass => Move::PASS,
+        }
+    }
+
+    /// The rules' action this move is.
+    pub fn action(self) -> Action {
+        match self.0 & KIND {
+            0 => Action::Play { tile: self.tile(), arm: Arm::ALL[self.arm()], matched: self.matched() },
+            LEAD => Action::Lead { tile: self.tile() },
+            _ if self == Move::DRAW => Action::Draw,
+            _ => Action::Pass,
+        }
+    }
+
+    /// Whether the move lays a tile (a lead or a play).
+    fn lays(self) -> bool {
+        self.0 & KIND <= LEAD
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.0 & 31)
+    }
+
+    fn tile(self) -> Tile {
+        tile(u32::from(self.0))
+    }
+
+    fn arm(self) -> usize {
+        usize::from(self.0 >> 5 & 3)
+    }
+
+    fn matched(self) -> u8 {
+        (self.0 >> 7 & 7) as u8
+    }
+}
+
+/// The doubles that would become the spinner if laid on a layout with or without one.
+fn rerootable(spinner: bool, rule: SpinnerRule) -> u32 {
+    if !spinner && rule == SpinnerRule::FirstDouble { DOUBLES } else { 0 }
+}
+
+/// The arm and number of a play, in a [`Move`]'s bits.
+fn end_code(arm: Arm, matched: u8) -> u16 {
+    (arm as u16) << 5 | u16::from(matched & 7) << 7
+}
+
+/// `DOUBLES`: the doubles, as a mask.
+const DOUBLES: u32 = {
+    let mut mask = 0u32;
+    let mut n = 0u8;
+    while n <= 6 {
+        if let Some(tile) = Tile::new(n, n) {
+            mask |= 1 << tile.index();
+        }
+        n += 1;
+    }
+    mask
+};
 
 /// `SUITS[n]`: the tiles showing `n`, as a mask; the eighth entry is empty so that an index
 /// masked into range costs one `and`.
@@ -101,7 +183,8 @@ fn pips(mut mask: u32) -> u32 {
 
 /// What a play scores for an open-end count.
 fn count_points(count: u32) -> u32 {
-    if count > 0 && count.is_multiple_of(5) { count } else { 0 }
+    // A count of zero scores zero either way; a multiply, not a branch that mispredicts.
+    count * u32::from(count.is_multiple_of(5))
 }
 
 /// A tile as it lies on an arm: `inner` against the arm's end, `outer` the new end.
@@ -128,30 +211,48 @@ struct Table {
     led: bool,
     spinner: bool,
     tips: [Option<Link>; 4],
+    /// The doubles that would become the spinner if laid now (under `first_double`, before
+    /// there is one), as a mask; empty otherwise.
+    rerootable: u32,
 }
 
 /// The ends tiles may be laid against and the count, as [`straight::State`] keeps them (less
-/// the per-arm masks its checks read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// the per-arm masks its checks read). Equal when the count and the pairs in use are.
+#[derive(Clone, Copy, Debug, Eq)]
 struct Ends {
     count: u32,
-    /// The (arm, number) pairs in legal-action order, then padding.
-    pairs: [(Arm, u8); 6],
+    /// The (arm, number) pairs in legal-action order, as the bits of a [`Move`] ([`end_code`]),
+    /// then padding.
+    pairs: [u16; 6],
+    /// The tiles showing each pair's number, as a mask.
+    suits: [u32; 6],
     open: u8,
 }
 
+impl PartialEq for Ends {
+    fn eq(&self, other: &Ends) -> bool {
+        let open = usize::from(self.open);
+        self.count == other.count
+            && self.open == other.open
+            && self.pairs[..open] == other.pairs[..open]
+            && self.suits[..open] == other.suits[..open]
+    }
+}
+
 impl Ends {
-    const NONE: Ends = Ends { count: 0, pairs: [(Arm::West, 0); 6], open: 0 };
+    const NONE: Ends = Ends { count: 0, pairs: [0; 6], suits: [0; 6], open: 0 };
 
     fn add(&mut self, arm: Arm, end: u8) {
-        self.pairs[usize::from(self.open)] = (arm, end);
+        self.pairs[usize::from(self.open)] = end_code(arm, end);
+        self.suits[usize::from(self.open)] = SUITS[usize::from(end & 7)];
         self.open += 1;
     }
 
     /// Moves the end of an arm that holds a tile already (its place among the pairs is fixed).
-    fn move_end(&mut self, arm: Arm, end: u8) {
-        let slot = if arm == Arm::South { usize::from(self.open) - 1 } else { arm as usize };
-        self.pairs[slot] = (arm, end);
+    fn move_end(&mut self, arm: usize, end: u8) {
+        let slot = if arm == Arm::South as usize { usize::from(self.open) - 1 } else { arm };
+        self.pairs[slot] = (arm as u16) << 5 | u16::from(end & 7) << 7;
+        self.suits[slot] = SUITS[usize::from(end & 7)];
     }
 }
 
@@ -176,60 +277,82 @@ impl Table {
     /// Every open end, in legal-action order, and the count.
     fn ends(&self, sides_open_immediately: bool) -> Ends {
         let mut ends = Ends::NONE;
+        self.fill_ends(&mut ends, sides_open_immediately);
+        ends
+    }
+
+    /// [`Table::ends`], written over `ends` in place (a copy of the whole list cost more than
+    /// filling it).
+    fn fill_ends(&self, ends: &mut Ends, sides_open_immediately: bool) {
+        ends.open = 0;
+        ends.count = 0;
         if !self.led {
-            return ends;
+            return;
         }
-        let (lo, hi) = (self.lo, self.hi);
-        let [west, east, north, south] = self.tips;
-        ends.add(Arm::West, west.map_or(lo, |link| link.outer));
-        ends.add(Arm::East, east.map_or(hi, |link| link.outer));
+        let [west, east, ..] = self.tips;
+        ends.add(Arm::West, west.map_or(self.lo, |link| link.outer));
+        ends.add(Arm::East, east.map_or(self.hi, |link| link.outer));
         if self.spinner && (sides_open_immediately || (west.is_some() && east.is_some())) {
-            for (arm, tip) in [(Arm::North, north), (Arm::South, south)] {
-                match tip {
-                    Some(link) => ends.add(arm, link.outer),
-                    None => {
-                        ends.add(arm, lo);
-                        if hi != lo {
-                            ends.add(arm, hi);
-                        }
+            self.add_side_ends(ends);
+        }
+        ends.count = self.count();
+    }
+
+    /// Adds the ends of the north and south arms, which come last in legal-action order.
+    fn add_side_ends(&self, ends: &mut Ends) {
+        let (lo, hi) = (self.lo, self.hi);
+        for arm in [Arm::North, Arm::South] {
+            match self.tips[arm as usize] {
+                Some(link) => ends.add(arm, link.outer),
+                // An empty side arm of a spinner takes either of its halves.
+                None => {
+                    ends.add(arm, lo);
+                    if hi != lo {
+                        ends.add(arm, hi);
                     }
                 }
             }
         }
-        ends.count = self.count();
-        ends
     }
 
     fn lead(&mut self, tile: Tile, rule: SpinnerRule) {
+        let spinner = match rule {
+            SpinnerRule::FirstTile => true,
+            SpinnerRule::FirstDouble => tile.is_double(),
+            SpinnerRule::None => false,
+        };
         *self = Table {
             lo: tile.lo(),
             hi: tile.hi(),
             led: true,
-            spinner: match rule {
-                SpinnerRule::FirstTile => true,
-                SpinnerRule::FirstDouble => tile.is_double(),
-                SpinnerRule::None => false,
-            },
+            spinner,
             tips: [None; 4],
+            rerootable: rerootable(spinner, rule),
         };
+    }
+
+    /// Whether laying the tile with canonical index `index` now makes it the spinner.
+    fn reroots(&self, index: usize) -> bool {
+        self.rerootable >> index & 1 != 0
     }
 
     /// Lays `tile` on `arm` against `matched`; under `first_double` the first double becomes the
     /// spinner, and the line it ended becomes its opposite arm.
-    fn extend(&mut self, tile: Tile, arm: Arm, matched: u8, rule: SpinnerRule) {
-        let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
-        if rule == SpinnerRule::FirstDouble && !self.spinner && tile.is_double() {
+    /// Lays the tile `link` shows on `arm`.
+    fn extend(&mut self, arm: usize, link: Link) {
+        if link.inner == link.outer && self.rerootable != 0 {
             // The rules re-root the whole line on the double: its far end, the end of the arm
             // opposite `arm` (or the root's half there when that arm is empty), becomes the tip
             // of that arm; the double's own arm is empty.
-            let (toward, away) = if arm == Arm::East { (Arm::East, Arm::West) } else { (Arm::West, Arm::East) };
-            let far = if toward == Arm::East { (self.hi, self.lo) } else { (self.lo, self.hi) };
-            let tip = self.tips[away as usize].unwrap_or(Link { inner: far.0, outer: far.1 });
+            let east = arm == Arm::East as usize;
+            let away = if east { Arm::West } else { Arm::East } as usize;
+            let far = if east { (self.hi, self.lo) } else { (self.lo, self.hi) };
+            let tip = self.tips[away].unwrap_or(Link { inner: far.0, outer: far.1 });
             let mut tips = [None; 4];
-            tips[away as usize] = Some(tip);
-            *self = Table { lo: tile.lo(), hi: tile.hi(), led: true, spinner: true, tips };
+            tips[away] = Some(tip);
+            *self = Table { lo: link.inner, hi: link.inner, led: true, spinner: true, tips, rerootable: 0 };
         } else {
-            self.tips[arm as usize] = Some(link);
+            self.tips[arm] = Some(link);
         }
     }
 }
@@ -275,6 +398,7 @@ impl Straight {
             table.hi = root.hi();
             table.led = true;
             table.spinner = layout.spinner().is_some();
+            table.rerootable = rerootable(table.spinner, options.spinner);
             for arm in Arm::ALL {
                 table.tips[arm as usize] =
                     layout.arm(arm).last().map(|link| Link { inner: link.inner, outer: link.outer });
@@ -385,7 +509,7 @@ impl Straight {
         if !self.table.led {
             let mut rest = hand;
             while rest != 0 {
-                out[len] = Action::Lead { tile: tile(rest.trailing_zeros()) };
+                out[len & (BUFFER - 1)] = Move(LEAD | rest.trailing_zeros() as u16);
                 len += 1;
                 rest &= rest - 1;
             }
@@ -396,24 +520,28 @@ impl Straight {
         // fills them (the buffer has room: at most 42 plays, and a slot past the last play is
         // written over or ignored), and `len` grows only past the filled ones; a third tile of
         // one suit for one end is rare enough to loop for.
-        for &(arm, matched) in &self.ends.pairs[..usize::from(self.ends.open)] {
-            let mut fits = hand & SUITS[usize::from(matched) & 7];
+        let open = usize::from(self.ends.open);
+        for (&end, &suit) in self.ends.pairs[..open].iter().zip(&self.ends.suits[..open]) {
+            let mut fits = hand & suit;
             for _ in 0..2 {
-                out[len] = Action::Play { tile: tile(fits.trailing_zeros()), arm, matched };
+                // An empty `fits` writes a move with a wrong arm: in a slot `len` does not
+                // count, which the next write or nobody reads.
+                out[len & (BUFFER - 1)] = Move(end | fits.trailing_zeros() as u16);
                 len += usize::from(fits != 0);
                 fits &= fits.wrapping_sub(1);
             }
             while fits != 0 {
-                out[len] = Action::Play { tile: tile(fits.trailing_zeros()), arm, matched };
+                out[len & (BUFFER - 1)] = Move(end | fits.trailing_zeros() as u16);
                 len += 1;
                 fits &= fits - 1;
             }
         }
+        debug_assert!(len < MAX_ACTIONS);
         if self.may_draw(len > 0) {
-            out[len] = Action::Draw;
+            out[len & (BUFFER - 1)] = Move::DRAW;
             len += 1;
         } else if len == 0 {
-            out[0] = Action::Pass;
+            out[0] = Move::PASS;
             len = 1;
         }
         len
@@ -424,70 +552,84 @@ impl Straight {
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut out = buffer();
         let len = self.legal_actions_into(&mut out);
-        out[..len].to_vec()
+        out[..len].iter().map(|m| m.action()).collect()
     }
 
-    /// The points `action`, one of the legal actions, would score for the count, as the rules'
+    /// The link a play lays: the number matched inside, the tile's other half outside.
+    #[inline(always)]
+    fn link(m: Move) -> Link {
+        let matched = m.matched();
+        Link { inner: matched, outer: PIPS[m.index()] - matched }
+    }
+
+    /// The points `m`, one of the legal moves, would score for the count, as the rules'
     /// `preview` says.
     #[inline]
-    pub fn scored(&self, action: Action) -> u32 {
-        let count = match action {
-            // Alone on the table, the root counts both halves.
-            Action::Lead { tile } => tile.pips(),
-            Action::Play { tile, arm, matched } => {
-                let reroots =
-                    self.options.spinner == SpinnerRule::FirstDouble && !self.table.spinner && tile.is_double();
-                match self.table.tips[arm as usize].filter(|_| !reroots) {
-                    Some(old) => {
-                        let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
-                        self.ends.count + link.open_value() - old.open_value()
-                    }
+    pub fn scored(&self, m: Move) -> u32 {
+        let count = match m.0 & KIND {
+            0 => {
+                let (arm, link) = (m.arm(), Straight::link(m));
+                match self.table.tips[arm].filter(|_| !self.table.reroots(m.index())) {
+                    Some(old) => self.ends.count + link.open_value() - old.open_value(),
                     None => {
                         let mut table = self.table;
-                        table.extend(tile, arm, matched, self.options.spinner);
+                        table.extend(arm, link);
                         table.count()
                     }
                 }
             }
-            Action::Draw | Action::Pass => return 0,
+            // Alone on the table, the root counts both halves.
+            LEAD => u32::from(PIPS[m.index()]),
+            _ => return 0,
         };
         count_points(count)
     }
 
-    /// Applies `action`, which must be one of the legal actions of the seat to move.
+    /// Applies `m`, which must be one of the legal moves of the seat to move.
     #[inline]
-    pub fn apply(&mut self, action: Action) {
+    pub fn apply(&mut self, m: Move) {
         let Phase::Turn(seat) = self.phase else {
             debug_assert!(false, "no seat to move");
             return;
         };
-        debug_assert!(self.legal_actions().contains(&action), "{action:?} is legal");
-        match action {
-            Action::Play { tile, arm, matched } => {
-                let reroots =
-                    self.options.spinner == SpinnerRule::FirstDouble && !self.table.spinner && tile.is_double();
-                match self.table.tips[arm as usize].filter(|_| !reroots) {
+        debug_assert!(self.legal_actions().contains(&m.action()), "{:?} is legal", m.action());
+        match m.0 & KIND {
+            0 => {
+                let (arm, link) = (m.arm(), Straight::link(m));
+                let reroots = self.table.reroots(m.index());
+                match self.table.tips[arm].filter(|_| !reroots) {
                     Some(old) => {
-                        let link = Link { inner: matched, outer: tile.other(matched).unwrap_or(matched) };
-                        self.table.tips[arm as usize] = Some(link);
+                        self.table.tips[arm] = Some(link);
                         self.ends.move_end(arm, link.outer);
                         self.ends.count = self.ends.count + link.open_value() - old.open_value();
                     }
                     None => {
-                        self.table.extend(tile, arm, matched, self.options.spinner);
-                        self.ends = self.table.ends(self.options.spinner_sides_open_immediately);
+                        self.table.extend(arm, link);
+                        let sides_open = self.options.spinner_sides_open_immediately;
+                        if !reroots && arm < 2 {
+                            // The first tile west or east: that arm's end keeps its place (first
+                            // or second); the side arms of a spinner open once both hold a tile.
+                            self.ends.move_end(arm, link.outer);
+                            self.ends.count = self.table.count();
+                            let [west, east, ..] = self.table.tips;
+                            if self.table.spinner && !sides_open && west.is_some() && east.is_some() {
+                                self.table.add_side_ends(&mut self.ends);
+                            }
+                        } else {
+                            self.table.fill_ends(&mut self.ends, sides_open);
+                        }
                     }
                 }
                 debug_assert_eq!(self.ends, self.table.ends(self.options.spinner_sides_open_immediately));
-                self.after_play(seat, tile);
+                self.after_play(seat, m.index());
             }
-            Action::Lead { tile } => {
-                self.table.lead(tile, self.options.spinner);
-                self.ends = self.table.ends(self.options.spinner_sides_open_immediately);
-                self.after_play(seat, tile);
+            LEAD => {
+                self.table.lead(m.tile(), self.options.spinner);
+                self.table.fill_ends(&mut self.ends, self.options.spinner_sides_open_immediately);
+                self.after_play(seat, m.index());
             }
-            Action::Draw => self.phase = Phase::Drawing(seat),
-            Action::Pass => {
+            _ if m == Move::DRAW => self.phase = Phase::Drawing(seat),
+            _ => {
                 self.passes += 1;
                 if self.passes >= self.options.players {
                     self.end_round(End::Blocked);
@@ -498,9 +640,14 @@ impl Straight {
         }
     }
 
+    /// Applies a rules action, which must be legal (tests and tools).
+    pub fn apply_action(&mut self, action: Action) {
+        self.apply(Move::of(action));
+    }
+
     #[inline(always)]
-    fn after_play(&mut self, seat: Seat, tile: Tile) {
-        self.hands[seat.index()] &= !(1 << tile.index());
+    fn after_play(&mut self, seat: Seat, index: usize) {
+        self.hands[seat.index()] &= !(1 << index);
         self.passes = 0;
         let side = usize::from(seat.0 & self.side_mask);
         debug_assert_eq!(side, self.options.side(seat));
@@ -625,16 +772,13 @@ impl Straight {
 
     /// The greedy policy's action: most points now, then the heaviest tile, ties at random;
     /// drawing or passing only when nothing can be laid.
-    pub fn policy(&self, rng: &mut Rng, out: &mut Buffer) -> Action {
+    pub fn policy(&self, rng: &mut Rng, out: &mut Buffer) -> Move {
         let len = self.legal_actions_into(out);
         let legal = &out[..len];
         if len == 1 {
             return legal[0];
         }
-        let key = |action| match action {
-            Action::Lead { tile } | Action::Play { tile, .. } => Some((self.scored(action), tile.pips())),
-            Action::Draw | Action::Pass => None,
-        };
+        let key = |m: Move| m.lays().then(|| (self.scored(m), u32::from(PIPS[m.index()])));
         crate::rollout::greedy(legal, rng, key).unwrap_or(legal[0])
     }
 

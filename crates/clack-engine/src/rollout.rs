@@ -73,7 +73,7 @@ fn straight_out(since: &[i64], start: &straight::State, seat: Seat, rng: &mut Rn
 /// The greedy choice in Straight Dominoes: most points now, then the heaviest tile, ties at
 /// random (see [`lean::Straight::policy`]).
 pub(crate) fn straight_policy(state: &straight::State, rng: &mut Rng) -> straight::Action {
-    lean::Straight::from_state(state).policy(rng, &mut lean::buffer())
+    lean::Straight::from_state(state).policy(rng, &mut lean::buffer()).action()
 }
 
 /// The action with the highest key, ties broken uniformly at random (the k-th equal one replaces

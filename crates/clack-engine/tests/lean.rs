@@ -63,15 +63,17 @@ fn play_both(options: Options, seed: u64) -> usize {
                 assert_eq!(lean.phase(), Phase::Turn(seat));
                 let legal = rules.legal_actions();
                 let len = lean.legal_actions_into(&mut buffer);
-                assert_eq!(&buffer[..len], legal.as_slice(), "seed {seed}: legal actions");
+                let listed: Vec<Action> = buffer[..len].iter().map(|m| m.action()).collect();
+                assert_eq!(listed, legal.as_slice(), "seed {seed}: legal actions");
                 for &action in &legal {
+                    assert_eq!(lean::Move::of(action).action(), action);
                     let preview = rules.preview(seat, action).expect("legal");
-                    assert_eq!(lean.scored(action), preview.scored, "seed {seed}: {action}");
+                    assert_eq!(lean.scored(lean::Move::of(action)), preview.scored, "seed {seed}: {action}");
                 }
                 let action = legal[dealer.index(legal.len())];
                 let before = rules.scores().to_vec();
                 let effects = rules.apply(seat, action).expect("legal");
-                lean.apply(action);
+                lean.apply_action(action);
                 actions += 1;
                 if effects.round.is_none() && effects.outcome.is_none() {
                     let side = options.side(seat);
@@ -192,9 +194,9 @@ fn lean_greedy_match(mut state: Straight, rng: &mut Rng) -> (Vec<Action>, Vec<u3
     loop {
         match state.phase() {
             Phase::Turn(_) => {
-                let action = state.policy(rng, &mut buffer);
-                state.apply(action);
-                taken.push(action);
+                let chosen = state.policy(rng, &mut buffer);
+                state.apply(chosen);
+                taken.push(chosen.action());
             }
             Phase::Drawing(_) => assert!(state.draw(rng), "a tile to draw"),
             Phase::Deal => state.deal(rng),
