@@ -282,19 +282,52 @@ pub(crate) struct Open {
     fits: [u64; 2],
 }
 
+/// Every double up to double-twelve, as a mask.
+const DOUBLES: u128 = {
+    let mut bits = 0u128;
+    let mut n = 0u8;
+    while n <= crate::tile::MAX_PIPS {
+        if let Some(tile) = Tile::new(n, n) {
+            bits |= 1u128 << tile.index();
+        }
+        n += 1;
+    }
+    bits
+};
+
 impl Open {
     fn new(spot: Spot, need: Need) -> Open {
-        let fits = match (need.first, need.second) {
-            (Some(a), Some(b)) => Tile::new(a, b).map_or(0, |tile| 1u128 << tile.index()),
-            (Some(n), None) | (None, Some(n)) => TileSet::suit(n).bits(),
-            (None, None) => u128::MAX,
-        };
+        // The tiles showing the first number (any, if none is named) and the second, and only
+        // the double when both name the same number: two different numbers meet in one tile,
+        // `a-b`. Selects rather than a `match` on the two halves, whose branches mispredicted
+        // (which halves a spot names is a coin toss).
+        let suit = |half: Option<u8>| half.map_or(u128::MAX, |n| TileSet::suit(n).bits());
+        let double = if need.first.is_some() && need.first == need.second { DOUBLES } else { u128::MAX };
+        let fits = suit(need.first) & suit(need.second) & double;
+        debug_assert_eq!(
+            fits,
+            match (need.first, need.second) {
+                (Some(a), Some(b)) => Tile::new(a, b).map_or(0, |tile| 1u128 << tile.index()),
+                (Some(n), None) | (None, Some(n)) => TileSet::suit(n).bits(),
+                (None, None) => u128::MAX,
+            }
+        );
         Open { key: spot.frontier_key(), spot, need, fits: [fits as u64, (fits >> 64) as u64] }
     }
 
     /// The tiles that meet the spot's need.
     pub(crate) fn fits(&self) -> u128 {
         u128::from(self.fits[0]) | u128::from(self.fits[1]) << 64
+    }
+
+    /// Whether a tile of `hand` (the low and high words of its mask) meets the spot's need.
+    pub(crate) fn takes(&self, hand: [u64; 2]) -> bool {
+        (hand[0] & self.fits[0]) | (hand[1] & self.fits[1]) != 0
+    }
+
+    /// [`Open::takes`] for a hand within the first 64 tiles (double-nine, or any hand of them).
+    pub(crate) fn takes_low(&self, hand: u64) -> bool {
+        hand & self.fits[0] != 0
     }
 }
 
