@@ -120,7 +120,9 @@ const DOUBLES: u32 = {
 
 /// `SUITS[n]`: the tiles showing `n`, as a mask; the eighth entry is empty so that an index
 /// masked into range costs one `and`.
-const SUITS: [u32; 8] = {
+// The tables are statics, not consts: a const array indexed at run time was copied onto the
+// stack at every use.
+static SUITS: [u32; 8] = {
     let mut suits = [0u32; 8];
     let mut n = 0u8;
     while n <= 6 {
@@ -137,7 +139,7 @@ const SUITS: [u32; 8] = {
 };
 
 /// `PIPS[i]`: the pips of the tile with canonical index `i`.
-const PIPS: [u8; 32] = {
+static PIPS: [u8; 32] = {
     let mut pips = [0u8; 32];
     let mut i = 0;
     while i < SET_TILES {
@@ -147,6 +149,19 @@ const PIPS: [u8; 32] = {
         i += 1;
     }
     pips
+};
+
+/// `HALVES[i]`: the low and high halves of the tile with canonical index `i`.
+static HALVES: [(u8, u8); 32] = {
+    let mut halves = [(0u8, 0u8); 32];
+    let mut i = 0;
+    while i < SET_TILES {
+        if let Some(tile) = Tile::from_index(i as u8) {
+            halves[i] = (tile.lo(), tile.hi());
+        }
+        i += 1;
+    }
+    halves
 };
 
 /// The tile with canonical index `index` (below 28; a bit position of a mask).
@@ -315,20 +330,15 @@ impl Table {
         }
     }
 
-    fn lead(&mut self, tile: Tile, rule: SpinnerRule) {
+    /// Leads the tile with canonical index `index`.
+    fn lead(&mut self, index: usize, rule: SpinnerRule) {
+        let (lo, hi) = HALVES[index & 31];
         let spinner = match rule {
             SpinnerRule::FirstTile => true,
-            SpinnerRule::FirstDouble => tile.is_double(),
+            SpinnerRule::FirstDouble => lo == hi,
             SpinnerRule::None => false,
         };
-        *self = Table {
-            lo: tile.lo(),
-            hi: tile.hi(),
-            led: true,
-            spinner,
-            tips: [None; 4],
-            rerootable: rerootable(spinner, rule),
-        };
+        *self = Table { lo, hi, led: true, spinner, tips: [None; 4], rerootable: rerootable(spinner, rule) };
     }
 
     /// Whether laying the tile with canonical index `index` now makes it the spinner.
@@ -624,7 +634,7 @@ impl Straight {
                 self.after_play(seat, m.index());
             }
             LEAD => {
-                self.table.lead(m.tile(), self.options.spinner);
+                self.table.lead(m.index(), self.options.spinner);
                 self.table.fill_ends(&mut self.ends, self.options.spinner_sides_open_immediately);
                 self.after_play(seat, m.index());
             }
