@@ -947,7 +947,7 @@ impl Board {
                     return false;
                 }
                 let cell = self.grid.get(nx, ny);
-                if cell.piece != 0 || cell.region == mark {
+                if (cell.piece != 0) | (cell.region == mark) {
                     continue;
                 }
                 if cell.region & SEARCH_MARK != 0 {

@@ -368,17 +368,24 @@ impl State {
                 // Only the first spot of a game names neither half, and each tile fits it both
                 // ways round; `fitting` lists those. Otherwise a tile's first half is the number
                 // named for it, else the tile's other half against the second.
-                if need.first.is_none() && need.second.is_none() {
+                // `&`, not `&&`: whether the first half is named is a coin toss, both unnamed
+                // almost never.
+                if need.first.is_none() & need.second.is_none() {
                     fitting(hand, need, |tile, first| {
                         actions.push(Action::Place { tile, spot, first });
                         true
                     });
                     continue;
                 }
+                // A tile's first half is the number named for it, else its other half against
+                // the second: chosen by a mask, since a branch on which is named mispredicted.
                 let second = need.second.unwrap_or(0);
+                let named = need.first.unwrap_or(0);
+                let use_named = u8::from(need.first.is_some()).wrapping_neg();
                 while fits != 0 {
                     let tile = Tile::from_bit(fits.trailing_zeros());
-                    let first = need.first.unwrap_or_else(|| (tile.pips() as u8).wrapping_sub(second));
+                    let other = tile.pips_fast().wrapping_sub(second);
+                    let first = (named & use_named) | (other & !use_named);
                     actions.push(Action::Place { tile, spot, first });
                     fits &= fits - 1;
                 }
