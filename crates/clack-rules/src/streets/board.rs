@@ -502,6 +502,24 @@ impl Board {
         }
     }
 
+    /// [`Board::verdict`] of a spot next to the layout (a piece is down) known to be an avenue
+    /// spot (`AVENUES`) or a street spot, without a branch on its kind.
+    fn verdict_of<const AVENUES: bool>(&self, spot: Spot) -> Verdict {
+        debug_assert_eq!(AVENUES, matches!(spot, Spot::Avenue { .. }));
+        debug_assert!(!self.pieces.is_empty());
+        if !spot.within_reach() {
+            return self.verdict(spot);
+        }
+        let (a, b) = match spot {
+            Spot::Avenue { column, row } => (column, row),
+            Spot::Street { gap, half_row } => (gap, half_row),
+        };
+        let fast = if AVENUES { self.avenue_window_verdict(a, b) } else { self.street_window_verdict(a, b) };
+        let verdict = fast.unwrap_or_else(|| self.verdict(spot));
+        debug_assert_eq!(verdict, self.verdict(spot));
+        verdict
+    }
+
     /// [`Board::verdict`] of an avenue spot in the grid, read from the window of cells around it
     /// (columns `x - 1 ..= x + 1`, half-rows `y - 1 ..= y + 4`); `None` if that window does
     /// not fit in the grid. The same tests in the same order as the cell-by-cell path.
@@ -737,7 +755,15 @@ impl Board {
             }
             let (fresh, rest) = near.split_at(near.partition_point(|s| s.frontier_key() <= hi));
             near = rest;
-            from = start + self.rebuild_run(start..end, fresh);
+            // A run holds one kind of spot, avenues (`lo` is an avenue's key) or streets: the
+            // rebuild is compiled for each, so that judging a spot does not branch on its kind
+            // (which mispredicted where one run ended and the next began).
+            let avenues = lo >> 40 == 0;
+            from += if avenues {
+                start - from + self.rebuild_run::<true>(start..end, fresh)
+            } else {
+                start - from + self.rebuild_run::<false>(start..end, fresh)
+            };
         }
     }
 
@@ -745,12 +771,12 @@ impl Board {
     /// within the range's bounds), that are open now, in order and with their verdicts
     /// recomputed: the merge the whole frontier once went through, over one run of it.
     /// Returns how many spots the run holds now.
-    fn rebuild_run(&mut self, range: std::ops::Range<usize>, fresh: &[Spot]) -> usize {
+    fn rebuild_run<const AVENUES: bool>(&mut self, range: std::ops::Range<usize>, fresh: &[Spot]) -> usize {
         let mut run = std::mem::take(&mut self.spare);
         run.clear();
         let mut fresh = fresh.iter().map(|&s| (s.frontier_key(), s)).peekable();
         let mut offer = |board: &Board, spot: Spot| {
-            if let Verdict::Open(need) = board.verdict(spot) {
+            if let Verdict::Open(need) = board.verdict_of::<AVENUES>(spot) {
                 run.push(Open::new(spot, need));
             }
         };
