@@ -3,8 +3,10 @@
 //!
 //! The policy is greedy with random tie-breaks: take the action that scores most now; among
 //! equals in Straight Dominoes, the heaviest tile (pips left in hand are the round's penalty).
-//! A greedy playout is a far better guess of what follows than a random one, and costs only a
-//! `preview` per legal action.
+//! A greedy playout is a far better guess of what follows than a random one. Straight Dominoes
+//! plays out on the engine's lean state ([`crate::lean`]), which scores every legal action from
+//! the four ends and the count; Streets and Avenues on the rules' state, with a `preview` per
+//! placement.
 
 use clack_rules::game::Game;
 use clack_rules::straight;
