@@ -1021,14 +1021,14 @@ fn ring_of<const W: usize, const H: usize>(w: &[[Cell; W]; H]) -> (u64, u32) {
         taken |= u64::from(cell.piece != 0) << len;
         len += 1;
     };
-    for x in 0..W {
-        visit(w[0][x]);
+    for &cell in &w[0] {
+        visit(cell);
     }
     for row in &w[1..H - 1] {
         visit(row[W - 1]);
     }
-    for x in (0..W).rev() {
-        visit(w[H - 1][x]);
+    for &cell in w[H - 1].iter().rev() {
+        visit(cell);
     }
     for row in w[1..H - 1].iter().rev() {
         visit(row[0]);
