@@ -17,6 +17,7 @@
 pub mod evaluate;
 mod exact;
 pub mod infoset;
+pub mod lean;
 pub mod player;
 pub mod record;
 pub mod review;

@@ -3,13 +3,16 @@
 //!
 //! The policy is greedy with random tie-breaks: take the action that scores most now; among
 //! equals in Straight Dominoes, the heaviest tile (pips left in hand are the round's penalty).
-//! A greedy playout is a far better guess of what follows than a random one, and costs only a
-//! `preview` per legal action.
+//! A greedy playout is a far better guess of what follows than a random one. Straight Dominoes
+//! plays out on the engine's lean state ([`crate::lean`]), which scores every legal action from
+//! the four ends and the count; Streets and Avenues on the rules' state, with a `preview` per
+//! placement.
 
 use clack_rules::game::Game;
-use clack_rules::straight::{self, ChanceKind, ToMove};
-use clack_rules::{Seat, TileSet, streets};
+use clack_rules::straight;
+use clack_rules::{Seat, streets};
 
+use crate::lean;
 use crate::rng::Rng;
 
 /// What a playout ended with, from one side's point of view.
@@ -35,7 +38,7 @@ pub(crate) fn play_out(since: &Game, game: &Game, seat: Seat, rng: &mut Rng, who
 /// The policy's action for `seat` in `game`.
 pub(crate) fn policy(game: &Game, seat: Seat, rng: &mut Rng) -> clack_rules::game::Action {
     match game {
-        Game::Straight(g) => clack_rules::game::Action::Straight(straight_policy(g, seat, rng)),
+        Game::Straight(g) => clack_rules::game::Action::Straight(straight_policy(g, rng)),
         Game::Streets(g) => clack_rules::game::Action::Streets(streets_policy(g, seat, rng)),
     }
 }
@@ -49,72 +52,35 @@ pub(crate) fn margin(values: &[f64], side: usize) -> f64 {
 
 fn straight_out(since: &[i64], start: &straight::State, seat: Seat, rng: &mut Rng, whole_match: bool) -> Result {
     let side = start.options().side(seat);
-    let before: Vec<f64> = since.iter().map(|&s| s as f64).collect();
-    let mut state = start.clone();
-    straight_round(&mut state, rng);
-    let after: Vec<f64> = state.scores().iter().map(|&s| f64::from(s)).collect();
-    let gained: Vec<f64> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
-    let margin = margin(&gained, side);
+    let mut state = lean::Straight::from_state(start);
+    let mut buffer = lean::buffer();
+    state.play_round(rng, &mut buffer);
+    // At most four sides: the figures live on the stack.
+    let mut gained = [0.0; straight::MAX_PLAYERS];
+    for ((gain, &after), &before) in gained.iter_mut().zip(state.scores()).zip(since) {
+        *gain = f64::from(after) - before as f64;
+    }
+    let margin = margin(&gained[..state.scores().len()], side);
     if !whole_match {
         return Result { margin, win: 0.0 };
     }
     while !state.is_over() {
-        straight_deal(&mut state, rng);
-        straight_round(&mut state, rng);
+        state.deal(rng);
+        state.play_round(rng, &mut buffer);
     }
-    let win = state.outcome().map_or(0.0, |o| f64::from(u8::from(o.winning_side == side)));
+    let win = state.winning_side().map_or(0.0, |winner| f64::from(u8::from(winner == side)));
     Result { margin, win }
 }
 
-/// Plays the current round of `state` to its end (a deal awaited, or the game over).
-pub(crate) fn straight_round(state: &mut straight::State, rng: &mut Rng) {
-    loop {
-        match state.to_move() {
-            ToMove::Seat { seat } => {
-                let action = straight_policy(state, seat, rng);
-                let _ = state.apply(seat, action);
-            }
-            ToMove::Chance { kind: ChanceKind::Draw { .. } } => {
-                let Some(tile) = rng.pick(state.boneyard()) else { return };
-                let _ = state.apply_chance(straight::Chance::Draw { tile });
-            }
-            ToMove::Chance { .. } | ToMove::Over => return,
-        }
-    }
-}
-
-/// Deals a new round with the engine's generator.
-pub(crate) fn straight_deal(state: &mut straight::State, rng: &mut Rng) {
-    let mut tiles: Vec<_> = TileSet::full(6).iter().collect();
-    rng.shuffle(&mut tiles);
-    let mut hands = [TileSet::EMPTY; straight::MAX_PLAYERS];
-    for (hand, chunk) in
-        hands.iter_mut().zip(tiles.chunks(straight::HAND_SIZE)).take(usize::from(state.options().players))
-    {
-        *hand = chunk.iter().copied().collect();
-    }
-    let _ = state.apply_chance(straight::Chance::Deal { hands });
-}
-
-/// The greedy choice: most points now, then the heaviest tile, ties at random.
-pub(crate) fn straight_policy(state: &straight::State, seat: Seat, rng: &mut Rng) -> straight::Action {
-    let legal = state.legal_actions();
-    if legal.len() == 1 {
-        return legal[0];
-    }
-    let key = |action| {
-        let tile = match action {
-            straight::Action::Lead { tile } | straight::Action::Play { tile, .. } => tile,
-            straight::Action::Draw | straight::Action::Pass => return None,
-        };
-        Some((state.preview(seat, action).map_or(0, |p| p.scored), tile.pips()))
-    };
-    greedy(&legal, rng, key).unwrap_or(legal[0])
+/// The greedy choice in Straight Dominoes: most points now, then the heaviest tile, ties at
+/// random (see [`lean::Straight::policy`]).
+pub(crate) fn straight_policy(state: &straight::State, rng: &mut Rng) -> straight::Action {
+    lean::Straight::from_state(state).policy(rng, &mut lean::buffer()).action()
 }
 
 /// The action with the highest key, ties broken uniformly at random (the k-th equal one replaces
 /// the choice with probability 1/k); actions without a key are skipped.
-fn greedy<A: Copy, K: PartialOrd + Copy>(
+pub(crate) fn greedy<A: Copy, K: PartialOrd + Copy>(
     actions: &[A],
     rng: &mut Rng,
     mut key: impl FnMut(A) -> Option<K>,

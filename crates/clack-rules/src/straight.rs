@@ -692,6 +692,12 @@ impl State {
         self.leader
     }
 
+    /// Passes in a row since the last play: when every seat has passed, the round is blocked.
+    /// A playout that continues this position elsewhere (the engine's) needs it.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
     pub fn last_round(&self) -> Option<&RoundResult> {
         self.last_round.as_ref()
     }

@@ -282,13 +282,36 @@ pub(crate) struct Open {
     fits: [u64; 2],
 }
 
+/// Every double up to double-twelve, as a mask.
+const DOUBLES: u128 = {
+    let mut bits = 0u128;
+    let mut n = 0u8;
+    while n <= crate::tile::MAX_PIPS {
+        if let Some(tile) = Tile::new(n, n) {
+            bits |= 1u128 << tile.index();
+        }
+        n += 1;
+    }
+    bits
+};
+
 impl Open {
     fn new(spot: Spot, need: Need) -> Open {
-        let fits = match (need.first, need.second) {
-            (Some(a), Some(b)) => Tile::new(a, b).map_or(0, |tile| 1u128 << tile.index()),
-            (Some(n), None) | (None, Some(n)) => TileSet::suit(n).bits(),
-            (None, None) => u128::MAX,
-        };
+        // The tiles showing the first number (any, if none is named) and the second, and only
+        // the double when both name the same number: two different numbers meet in one tile,
+        // `a-b`. Selects rather than a `match` on the two halves, whose branches mispredicted
+        // (which halves a spot names is a coin toss).
+        let suit = |half: Option<u8>| half.map_or(u128::MAX, |n| TileSet::suit(n).bits());
+        let double = if need.first.is_some() && need.first == need.second { DOUBLES } else { u128::MAX };
+        let fits = suit(need.first) & suit(need.second) & double;
+        debug_assert_eq!(
+            fits,
+            match (need.first, need.second) {
+                (Some(a), Some(b)) => Tile::new(a, b).map_or(0, |tile| 1u128 << tile.index()),
+                (Some(n), None) | (None, Some(n)) => TileSet::suit(n).bits(),
+                (None, None) => u128::MAX,
+            }
+        );
         Open { key: spot.frontier_key(), spot, need, fits: [fits as u64, (fits >> 64) as u64] }
     }
 
@@ -296,10 +319,20 @@ impl Open {
     pub(crate) fn fits(&self) -> u128 {
         u128::from(self.fits[0]) | u128::from(self.fits[1]) << 64
     }
+
+    /// Whether a tile of `hand` (the low and high words of its mask) meets the spot's need.
+    pub(crate) fn takes(&self, hand: [u64; 2]) -> bool {
+        (hand[0] & self.fits[0]) | (hand[1] & self.fits[1]) != 0
+    }
+
+    /// [`Open::takes`] for a hand within the first 64 tiles (double-nine, or any hand of them).
+    pub(crate) fn takes_low(&self, hand: u64) -> bool {
+        hand & self.fits[0] != 0
+    }
 }
 
 /// The table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Board {
     grid: Grid,
     pieces: Vec<Piece>,
@@ -329,20 +362,55 @@ pub struct Board {
 /// The most dominoes in one column before it stops growing at its ends.
 pub const AVENUE_LIMIT: u32 = 7;
 
+/// Room the lists of a new board start with: a double-nine game's pieces, and what its
+/// frontier, the frontier's spare buffer and a block search usually reach. Lists that started
+/// empty grew a dozen times a game, each growth a copy.
+const PIECES: usize = 56;
+const FRONTIER: usize = 64;
+const SEARCH: usize = 64;
+
 impl Default for Board {
     fn default() -> Board {
+        let mut frontier = Vec::with_capacity(FRONTIER);
+        frontier.push(Open::new(Spot::Avenue { column: 0, row: 0 }, Need::default()));
         Board {
             grid: Grid::new(),
-            pieces: Vec::new(),
+            pieces: Vec::with_capacity(PIECES),
             columns: BTreeMap::new(),
             full_columns: Vec::new(),
-            frontier: vec![Open::new(Spot::Avenue { column: 0, row: 0 }, Need::default())],
-            spare: Vec::new(),
-            visited: Vec::new(),
-            stack: Vec::new(),
+            frontier,
+            spare: Vec::with_capacity(FRONTIER),
+            visited: Vec::with_capacity(SEARCH),
+            stack: Vec::with_capacity(SEARCH),
             bounds: (0, 0, 0, 0),
             blocks: 0,
             next_block: 1,
+        }
+    }
+}
+
+impl Clone for Board {
+    /// A copy with the same room in its lists as the original (a derived clone gives each list
+    /// just its length, and an empty scratch list none), so that a copy played on (an engine's
+    /// playout) does not grow them all again.
+    fn clone(&self) -> Board {
+        fn with_room<T: Copy>(list: &Vec<T>) -> Vec<T> {
+            let mut copy = Vec::with_capacity(list.capacity());
+            copy.extend_from_slice(list);
+            copy
+        }
+        Board {
+            grid: self.grid.clone(),
+            pieces: with_room(&self.pieces),
+            columns: self.columns.clone(),
+            full_columns: self.full_columns.clone(),
+            frontier: with_room(&self.frontier),
+            spare: with_room(&self.spare),
+            visited: with_room(&self.visited),
+            stack: with_room(&self.stack),
+            bounds: self.bounds,
+            blocks: self.blocks,
+            next_block: self.next_block,
         }
     }
 }
@@ -432,6 +500,24 @@ impl Board {
             Spot::Avenue { column, row } => self.avenue_verdict(column, row),
             Spot::Street { gap, half_row } => self.street_verdict(gap, half_row),
         }
+    }
+
+    /// [`Board::verdict`] of a spot next to the layout (a piece is down) known to be an avenue
+    /// spot (`AVENUES`) or a street spot, without a branch on its kind.
+    fn verdict_of<const AVENUES: bool>(&self, spot: Spot) -> Verdict {
+        debug_assert_eq!(AVENUES, matches!(spot, Spot::Avenue { .. }));
+        debug_assert!(!self.pieces.is_empty());
+        if !spot.within_reach() {
+            return self.verdict(spot);
+        }
+        let (a, b) = match spot {
+            Spot::Avenue { column, row } => (column, row),
+            Spot::Street { gap, half_row } => (gap, half_row),
+        };
+        let fast = if AVENUES { self.avenue_window_verdict(a, b) } else { self.street_window_verdict(a, b) };
+        let verdict = fast.unwrap_or_else(|| self.verdict(spot));
+        debug_assert_eq!(verdict, self.verdict(spot));
+        verdict
     }
 
     /// [`Board::verdict`] of an avenue spot in the grid, read from the window of cells around it
@@ -669,7 +755,15 @@ impl Board {
             }
             let (fresh, rest) = near.split_at(near.partition_point(|s| s.frontier_key() <= hi));
             near = rest;
-            from = start + self.rebuild_run(start..end, fresh);
+            // A run holds one kind of spot, avenues (`lo` is an avenue's key) or streets: the
+            // rebuild is compiled for each, so that judging a spot does not branch on its kind
+            // (which mispredicted where one run ended and the next began).
+            let avenues = lo >> 40 == 0;
+            from += if avenues {
+                start - from + self.rebuild_run::<true>(start..end, fresh)
+            } else {
+                start - from + self.rebuild_run::<false>(start..end, fresh)
+            };
         }
     }
 
@@ -677,12 +771,12 @@ impl Board {
     /// within the range's bounds), that are open now, in order and with their verdicts
     /// recomputed: the merge the whole frontier once went through, over one run of it.
     /// Returns how many spots the run holds now.
-    fn rebuild_run(&mut self, range: std::ops::Range<usize>, fresh: &[Spot]) -> usize {
+    fn rebuild_run<const AVENUES: bool>(&mut self, range: std::ops::Range<usize>, fresh: &[Spot]) -> usize {
         let mut run = std::mem::take(&mut self.spare);
         run.clear();
         let mut fresh = fresh.iter().map(|&s| (s.frontier_key(), s)).peekable();
         let mut offer = |board: &Board, spot: Spot| {
-            if let Verdict::Open(need) = board.verdict(spot) {
+            if let Verdict::Open(need) = board.verdict_of::<AVENUES>(spot) {
                 run.push(Open::new(spot, need));
             }
         };
@@ -793,7 +887,9 @@ impl Board {
         // A run starts at each taken cell whose predecessor round the ring is free.
         let all = u64::MAX >> (64 - len);
         let before = ((taken << 1) | (taken >> (len - 1))) & all;
-        (taken & !before).count_ones() >= 2
+        // Two runs or more: two bits or more set, without counting them all.
+        let starts = taken & !before;
+        starts & starts.wrapping_sub(1) != 0
     }
 
     /// Whether every cell of the ring around the rectangle `placed` is taken.
@@ -806,7 +902,24 @@ impl Board {
     /// clockwise from its north-west corner, and how many cells the ring has. The rectangle is a
     /// domino's, so the ring has 12 or 14 cells. One mask, read with shifts, replaced a chain of
     /// iterators that cost more than the rest of a placement's bookkeeping.
-    fn ring(&self, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> (u64, u32) {
+    fn ring(&self, placed: (i32, i32, i32, i32)) -> (u64, u32) {
+        // A domino's ring is read from the window of cells around it when that lies in the
+        // grid: one bounds check, and loops of a fixed length for each shape (an avenue
+        // domino's 14 cells, a street's 12), where loops over the rectangle's ranges
+        // mispredicted their ends as the two shapes alternated.
+        let (x0, y0, x1, y1) = placed;
+        let read = match (x1 - x0, y1 - y0) {
+            (0, 3) => self.grid.window::<3, 6>(x0 - 1, y0 - 1).map(|w| ring_of(&w)),
+            (1, 1) => self.grid.window::<4, 4>(x0 - 1, y0 - 1).map(|w| ring_of(&w)),
+            _ => None,
+        };
+        let ring = read.unwrap_or_else(|| self.ring_cells(placed));
+        debug_assert_eq!(ring, self.ring_cells(placed));
+        ring
+    }
+
+    /// [`Board::ring`], cell by cell.
+    fn ring_cells(&self, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> (u64, u32) {
         let mut taken = 0u64;
         let mut len = 0u32;
         let mut visit = |x: i32, y: i32| {
@@ -879,7 +992,7 @@ impl Board {
                     return false;
                 }
                 let cell = self.grid.get(nx, ny);
-                if cell.piece != 0 || cell.region == mark {
+                if (cell.piece != 0) | (cell.region == mark) {
                     continue;
                 }
                 if cell.region & SEARCH_MARK != 0 {
@@ -897,6 +1010,30 @@ impl Board {
         visited.push((x, y));
         stack.push((x, y));
     }
+}
+
+/// The ring of a window: which of its border cells are taken, as bits clockwise from its
+/// north-west corner, and how many border cells it has (the order of [`Board::ring`]).
+fn ring_of<const W: usize, const H: usize>(w: &[[Cell; W]; H]) -> (u64, u32) {
+    let mut taken = 0u64;
+    let mut len = 0u32;
+    let mut visit = |cell: Cell| {
+        taken |= u64::from(cell.piece != 0) << len;
+        len += 1;
+    };
+    for &cell in &w[0] {
+        visit(cell);
+    }
+    for row in &w[1..H - 1] {
+        visit(row[W - 1]);
+    }
+    for &cell in w[H - 1].iter().rev() {
+        visit(cell);
+    }
+    for row in w[1..H - 1].iter().rev() {
+        visit(row[0]);
+    }
+    (taken, len)
 }
 
 /// The points a placement scores when it leaves `new_blocks` enclosed components around it: in
