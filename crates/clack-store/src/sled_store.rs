@@ -9,6 +9,16 @@
 //! records: seat tokens, owners, bots, accounts), a pattern it keeps within bounds, where a write
 //! per move made it grow without end.
 //!
+//! **Settling.** The finishing append is made durable by the journal, like any other: its events
+//! go to the journal too, and the game is *settling* (sealed in sled, not yet flushed there).
+//! sled's own flusher writes the archive out within milliseconds, and a later group, at least
+//! [`SETTLE_AFTER`] on, flushes the archive (by then a check that finds nothing to write) and
+//! lets the journal drop the game. So finishing a game costs the moves queued behind it no
+//! archive flush of their own: a server whose ladder finishes a game a second paid one sled
+//! fsync a second on the path of every move (docs/ladder.md). A settling game is read from the
+//! journal and listed from the archive's index; a crash before it settles leaves it in the
+//! journal, finished, and opening seals it again if the archive lost it.
+//!
 //! Keys of the `log` tree, each led by one byte saying what it is:
 //! - `s` and the game id: a finished game's whole log, sealed;
 //! - `g` and the game id: a finished game's summary, with its last sequence;
@@ -30,7 +40,8 @@
 //!
 //! **Order of writes.** A group's sealing batch is applied before the journal learns that the
 //! game left it, and the archive is flushed before the journal writes that down: a crash between
-//! leaves the game in both, and on open the archive's sealed copy wins. Segments are removed only
+//! leaves the game in both, and on open the archive's sealed copy wins (or, if the archive lost
+//! it, the journal's finished copy is sealed again). Segments are removed only
 //! after the archive has recorded the journal's new start.
 //!
 //! sled's `flush_async` deadlocks under concurrent callers (sled issue #1308); only the blocking
@@ -39,6 +50,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use clack_proto::v1 as pb;
 use prost::Message;
@@ -63,11 +75,22 @@ struct State {
     journal: Journal,
     /// Index keys of live games (the archive indexes finished games only).
     live_index: BTreeSet<Vec<u8>>,
-    /// The archive's write count, as stored under `mcount`.
+    /// The archive's write count, as stored under `mcount` and flushed: what the journal may
+    /// witness.
     archived: u64,
-    /// The archive took writes since its last flush.
+    /// The count last written under `mcount`, flushed or not (sealing batches carry it).
+    written: u64,
+    /// Records took writes since the archive's last flush.
     dirty: bool,
+    /// Games sealed in the archive and still in the journal until the archive is flushed, and
+    /// when the first of them was sealed.
+    settling: HashSet<String>,
+    settling_since: Option<Instant>,
 }
+
+/// How long a sealed game waits before the group that lets the journal drop it. sled's flusher
+/// runs every [`FLUSH_EVERY_MS`], so by then the archive flush finds its writes already on disk.
+pub(crate) const SETTLE_AFTER: Duration = Duration::from_millis(100);
 
 pub(crate) const EVENT: u8 = b'e';
 const SEALED: u8 = b's';
@@ -332,13 +355,51 @@ impl SledStore {
         for id in &sealed {
             journal.seal(id);
         }
+        let archived = Self::seal_finished(log, &mut journal, archived)?;
         journal.sync(archived)?;
         journal.remove_stale()?;
         let mut live_index = BTreeSet::new();
         for (_, game) in journal.games() {
             live_index.extend(listing::index_keys(&pb::GameSummary::decode(game.summary.as_slice())?));
         }
-        Ok(State { journal, live_index, archived, dirty: false })
+        let settling = HashSet::new();
+        Ok(State { journal, live_index, archived, written: archived, dirty: false, settling, settling_since: None })
+    }
+
+    /// Seals the finished games the journal still holds (settling when the process stopped, and
+    /// not in the archive: sled had not written them out) and flushes the archive; returns its
+    /// write count.
+    fn seal_finished(log: &sled::Tree, journal: &mut Journal, archived: u64) -> Result<u64, StoreError> {
+        let mut batch = sled::Batch::default();
+        let mut finished = Vec::new();
+        for (id, game) in journal.games() {
+            let summary = pb::GameSummary::decode(game.summary.as_slice())?;
+            if summary.status == pb::GameStatus::Finished as i32 {
+                let summary = pb::GameSummary { sequence: game.events.len() as u64, ..summary };
+                Self::add_sealed(&mut batch, &sealed::seal(game.events.iter().map(Vec::as_slice))?, &summary);
+                finished.push(id.clone());
+            }
+        }
+        if finished.is_empty() {
+            return Ok(archived);
+        }
+        let count = archived + 1;
+        batch.insert(COUNT_KEY, &count.to_le_bytes());
+        log.apply_batch(batch)?;
+        log.flush()?;
+        for id in &finished {
+            journal.seal(id);
+        }
+        Ok(count)
+    }
+
+    /// Adds a finished game's sealed log, summary and index entries to `batch`.
+    fn add_sealed(batch: &mut sled::Batch, record: &[u8], summary: &pb::GameSummary) {
+        batch.insert(sealed_key(&summary.game_id), record);
+        batch.insert(summary_key(&summary.game_id), summary.encode_to_vec());
+        for key in listing::index_keys(summary) {
+            batch.insert(key, &[]);
+        }
     }
 
     /// Migrates a directory from the layout of an earlier Clack (see `migrate.rs`).
@@ -418,11 +479,12 @@ impl SledStore {
     pub fn stats(&self) -> Result<Stats, StoreError> {
         let state = self.state();
         let mut stats = Stats::default();
-        for (_, game) in state.journal.games() {
+        for (_, game) in state.journal.games().filter(|(id, _)| !state.settling.contains(*id)) {
             stats.live_games += 1;
             stats.live_events += game.events.len() as u64;
             stats.live_event_bytes += game.events.iter().map(|e| e.len() as u64).sum::<u64>();
         }
+        stats.settling_games = state.settling.len() as u64;
         stats.journal_bytes = state.journal.disk_bytes();
         let mut sealed = HashSet::new();
         let mut index = HashSet::new();
@@ -455,7 +517,7 @@ impl SledStore {
             if summary.status != pb::GameStatus::Finished as i32 || !sealed.contains(&id) {
                 stats.problems.push(format!("game {id} is in the archive but not finished and sealed"));
             }
-            if state.journal.live(&id).is_some() {
+            if state.journal.live(&id).is_some() && !state.settling.contains(&id) {
                 stats.problems.push(format!("game {id} is both live and sealed"));
             }
             for key in listing::index_keys(&summary) {
@@ -478,6 +540,7 @@ impl SledStore {
         let id = append.game_id.as_str();
         let game = match staged.remove(id) {
             Some(game) => game,
+            None if state.settling.contains(id) => Staged { sealed: true, ..Staged::default() },
             None => match state.journal.live(id) {
                 Some(live) => {
                     Staged { sequence: live.events.len() as u64, summary: live.summary.clone(), ..Staged::default() }
@@ -516,7 +579,8 @@ impl SledStore {
             let record = sealed::seal(all.map(Vec::as_slice))?;
             let sequence = append.expected + events.len() as u64;
             let summary = pb::GameSummary { sequence, ..append.summary.clone() };
-            return Ok(Step::Seal { record, summary, old: game.summary.clone() });
+            let first = append.expected + 1;
+            return Ok(Step::Seal { record, summary, first, events, old: game.summary.clone() });
         }
         let summary = stored_summary(&append.summary);
         let changed = (summary != game.summary).then_some(summary);
@@ -542,6 +606,9 @@ impl SledStore {
         if state.dirty {
             self.count_write(state)?;
         }
+        if state.settling_since.is_some_and(|since| since.elapsed() >= SETTLE_AFTER) {
+            self.settle(state)?;
+        }
         state.journal.sync(state.archived)?;
         while let Some(first) = state.journal.relocate_oldest()? {
             self.log.insert(JOURNAL_KEY, &first.to_le_bytes())?;
@@ -554,11 +621,24 @@ impl SledStore {
 
     /// Counts one more write of the archive and flushes it.
     fn count_write(&self, state: &mut State) -> Result<(), StoreError> {
-        let count = state.archived + 1;
+        let count = state.written + 1;
         self.log.insert(COUNT_KEY, &count.to_le_bytes())?;
+        state.written = count;
         self.db.flush()?;
         state.archived = count;
         state.dirty = false;
+        Ok(())
+    }
+
+    /// Flushes the archive (its sealing batches are usually on disk by now) and lets the journal
+    /// drop the settling games with its next sync.
+    fn settle(&self, state: &mut State) -> Result<(), StoreError> {
+        self.db.flush()?;
+        state.archived = state.written;
+        for id in std::mem::take(&mut state.settling) {
+            state.journal.seal(&id);
+        }
+        state.settling_since = None;
         Ok(())
     }
 }
@@ -579,8 +659,9 @@ struct Staged {
 enum Step {
     /// Events (and a changed summary) to the journal.
     Append { first: u64, events: Vec<Vec<u8>>, summary: Option<Vec<u8>>, old: Vec<u8> },
-    /// The game goes to the archive, sealed.
-    Seal { record: Vec<u8>, summary: pb::GameSummary, old: Vec<u8> },
+    /// The game goes to the archive, sealed, and its last events to the journal, where it
+    /// settles.
+    Seal { record: Vec<u8>, summary: pb::GameSummary, first: u64, events: Vec<Vec<u8>>, old: Vec<u8> },
 }
 
 impl Drop for State {
@@ -597,6 +678,9 @@ impl Drop for State {
 pub struct Stats {
     pub games: u64,
     pub live_games: u64,
+    /// Finished games sealed in the archive and still in the journal until the archive's next
+    /// flush (see "Settling" above); counted in `sealed_games`, not in `live_games`.
+    pub settling_games: u64,
     pub live_events: u64,
     pub live_event_bytes: u64,
     /// What the journal's segments take on disk.
@@ -619,19 +703,21 @@ impl EventStore for SledStore {
         let mut sealing = false;
         for step in steps.iter().flatten() {
             if let Step::Seal { record, summary, .. } = step {
-                batch.insert(sealed_key(&summary.game_id), record.as_slice());
-                batch.insert(summary_key(&summary.game_id), summary.encode_to_vec());
-                for key in listing::index_keys(summary) {
-                    batch.insert(key, &[]);
-                }
+                Self::add_sealed(&mut batch, record, summary);
                 sealing = true;
             }
         }
-        if sealing && let Err(error) = self.log.apply_batch(batch) {
-            let error = StoreError::from(error);
-            return appends.iter().map(|_| Err(error.clone())).collect();
+        if sealing {
+            // The batch carries the next write count, so that the flush that settles it
+            // counts it without writing again.
+            batch.insert(COUNT_KEY, &(state.written + 1).to_le_bytes());
+            if let Err(error) = self.log.apply_batch(batch) {
+                let error = StoreError::from(error);
+                return appends.iter().map(|_| Err(error.clone())).collect();
+            }
+            state.written += 1;
+            state.settling_since.get_or_insert_with(Instant::now);
         }
-        state.dirty |= sealing;
         appends
             .iter()
             .zip(steps)
@@ -644,10 +730,10 @@ impl EventStore for SledStore {
                         }
                         state.journal.append(id, first, events, summary)
                     }
-                    Step::Seal { old, .. } => {
+                    Step::Seal { old, summary, first, events, .. } => {
                         Self::reindex(&mut state, &old, None)?;
-                        state.journal.seal(id);
-                        Ok(())
+                        state.settling.insert(id.to_owned());
+                        state.journal.append(id, first, events, Some(stored_summary(&summary)))
                     }
                 }
             })
@@ -681,7 +767,8 @@ impl EventStore for SledStore {
     fn summaries(&self) -> Result<Vec<pb::GameSummary>, StoreError> {
         let mut all: Vec<pb::GameSummary> = {
             let state = self.state();
-            let ids: Vec<String> = state.journal.games().map(|(id, _)| id.clone()).collect();
+            let live = state.journal.games().filter(|(id, _)| !state.settling.contains(*id));
+            let ids: Vec<String> = live.map(|(id, _)| id.clone()).collect();
             ids.iter().filter_map(|id| self.summary_in(&state, id).transpose()).collect::<Result<_, _>>()?
         };
         for item in self.log.scan_prefix([SUMMARY]) {
@@ -758,7 +845,11 @@ impl EventStore for SledStore {
     }
 
     fn backup(&self) -> Result<Vec<u8>, StoreError> {
-        let state = self.state();
+        let mut guard = self.state();
+        let state = &mut *guard;
+        // A settling game is in the archive's copy; the journal must not give it twice.
+        self.settle(state)?;
+        state.journal.sync(state.archived)?;
         let live =
             state.journal.games().map(|(id, game)| (id.as_bytes(), game.summary.as_slice(), game.events.as_slice()));
         Ok(crate::backup::encode(&self.db, live))

@@ -100,6 +100,60 @@ fn a_game_that_starts_and_ends_in_one_group_is_sealed_whole() {
     assert!(stats.problems.is_empty(), "{:?}", stats.problems);
 }
 
+/// A finished game is sealed at once and settles: the journal keeps it until a flush at least
+/// `SETTLE_AFTER` (100 ms) later has flushed the archive. If the archive loses it before then
+/// (sled had not written it out when the process stopped), opening seals it again from the
+/// journal's copy.
+#[test]
+fn a_finished_game_settles_and_is_sealed_again_if_the_archive_lost_it() {
+    use pb::{GameKind::Straight, GameStatus::*};
+    let dir = tempfile::tempdir().expect("dir");
+    {
+        let store = open(dir.path());
+        store.append("g", 0, &events("g", 1, 5), &summary("g", Active, Straight, 5)).expect("play");
+        store.append("g", 5, &events("g", 6, 8), &summary("g", Finished, Straight, 5)).expect("end");
+        store.flush().expect("flush");
+        let stats = store.stats().expect("stats");
+        assert_eq!((stats.live_games, stats.settling_games, stats.sealed_games), (0, 1, 1), "{stats:?}");
+        assert!(stats.problems.is_empty(), "{:?}", stats.problems);
+        let listed = store.list(&ListQuery { kind: 0, status: 0, after: None, limit: 10 }).expect("list");
+        assert_eq!(listed.games.len(), 1, "listed once while settling");
+        assert_eq!(store.summaries().expect("all").len(), 1);
+        assert_eq!(store.read("g", 1).expect("read"), events("g", 1, 8));
+        assert_eq!(
+            store.append("g", 8, &events("g", 9, 9), &summary("g", Finished, Straight, 5)),
+            Err(StoreError::Sealed("g".into())),
+            "a settling game takes no more events"
+        );
+        // The archive loses the game, as if the process had stopped before sled wrote it out.
+        let log = store.raw_log();
+        let keys: Vec<Vec<u8>> = log.iter().keys().map(|k| k.expect("key").to_vec()).collect();
+        for key in keys.iter().filter(|k| k.ends_with(b"g") && matches!(k[0], b's' | b'g' | b'i')) {
+            log.remove(key).expect("remove");
+        }
+        log.flush().expect("flush");
+        assert_eq!(store.stats().expect("stats").sealed_games, 0);
+    }
+    let store = open(dir.path());
+    let stats = store.stats().expect("stats");
+    assert_eq!((stats.live_games, stats.settling_games, stats.sealed_games), (0, 0, 1), "{stats:?}");
+    assert!(stats.problems.is_empty(), "{:?}", stats.problems);
+    assert_eq!(store.read("g", 1).expect("read"), events("g", 1, 8));
+    assert_eq!(store.summary("g").expect("summary").map(|s| (s.sequence, s.status)), Some((8, Finished as i32)));
+    // A later game settles in a flush 100 ms on, and is then in the archive alone.
+    store.append("h", 0, &events("h", 1, 3), &summary("h", Finished, Straight, 6)).expect("whole game");
+    store.flush().expect("flush");
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    store.flush().expect("flush");
+    let stats = store.stats().expect("stats");
+    assert_eq!((stats.live_games, stats.settling_games, stats.sealed_games), (0, 0, 2), "{stats:?}");
+    assert!(stats.problems.is_empty(), "{:?}", stats.problems);
+    drop(store);
+    let store = open(dir.path());
+    assert_eq!(store.read("h", 1).expect("read"), events("h", 1, 3));
+    assert!(store.stats().expect("stats").problems.is_empty());
+}
+
 /// Games of both kinds, all statuses, some created in the same millisecond.
 fn fill_for_listing(store: &dyn EventStore) -> Vec<pb::GameSummary> {
     use pb::GameStatus::*;

@@ -6,10 +6,11 @@
 //! (the players whose game would narrow the ratings most: new and uncertain versions in open
 //! games first, and the anchor at regular turns), plays the deal once from every seat (a small duplicate match, through
 //! [`crate::matches::table`], so each game is stored like any match game), and fits the ratings
-//! again. Its games run on a thread of its own at the lowest scheduling priority, taking the
-//! bots' pool's turns like any decision: under load the operating system gives the cores to the
-//! games first, and the ladder slows down instead of them. Between games it rests, so that it
-//! uses about `share` of the pool's threads even on an idle server. The engine (`engine:default` unless the operator names
+//! again. Its games run on a thread of its own under the idle scheduling policy (see
+//! `library::Background`), taking the bots' pool's turns like any decision: under load the
+//! operating system gives the cores to the games first, and the ladder slows down instead of
+//! them. Between games it rests, so that it uses at most `share` of the pool's threads even on an
+//! idle server. The engine (`engine:default` unless the operator names
 //! another level) sits on every ladder at a fixed 1500: it is the same program month after month,
 //! so a rating means the same over time.
 //!
