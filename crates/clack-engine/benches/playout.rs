@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use clack_engine::lean::{self, Phase, Straight};
 use clack_engine::rng::Rng;
-use clack_rules::straight::{self, Action, Chance, ChanceKind, ToMove};
-use clack_rules::{Dealer, Seat, TileSet};
+use clack_rules::straight::{self, Chance, ChanceKind, ToMove};
+use clack_rules::{Dealer, TileSet};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// A 4-player game after the draw for the lead (the rules bench's), waiting for the first deal.
@@ -49,38 +49,6 @@ fn greedy_round(start: &Straight, rng: &mut Rng, buffer: &mut lean::Buffer) -> u
     state.scores().iter().sum()
 }
 
-/// The greedy policy on the rules' state, as the engine's playouts ran before the lean state:
-/// a `preview` of every legal action.
-fn rules_policy(state: &straight::State, seat: Seat, rng: &mut Rng) -> Action {
-    let legal = state.legal_actions();
-    if legal.len() == 1 {
-        return legal[0];
-    }
-    let mut best: Option<(Action, (u32, u32))> = None;
-    let mut ties = 0usize;
-    for &action in &legal {
-        let tile = match action {
-            Action::Lead { tile } | Action::Play { tile, .. } => tile,
-            Action::Draw | Action::Pass => continue,
-        };
-        let key = (state.preview(seat, action).map_or(0, |p| p.scored), tile.pips());
-        match best {
-            Some((_, b)) if key == b => {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    best = Some((action, key));
-                }
-            }
-            Some((_, b)) if key < b => {}
-            _ => {
-                best = Some((action, key));
-                ties = 1;
-            }
-        }
-    }
-    best.map_or(legal[0], |(action, _)| action)
-}
-
 /// The same greedy round on the rules' state, dealt and drawn as the engine dealt them.
 fn rules_greedy_round(start: &straight::State, rng: &mut Rng) -> u32 {
     let mut state = start.clone();
@@ -94,7 +62,7 @@ fn rules_greedy_round(start: &straight::State, rng: &mut Rng) -> u32 {
     loop {
         match state.to_move() {
             ToMove::Seat { seat } => {
-                let action = rules_policy(&state, seat, rng);
+                let action = lean::rules_greedy(&state, seat, rng);
                 let _ = state.apply(seat, action);
             }
             ToMove::Chance { kind: ChanceKind::Draw { .. } } => {

@@ -36,6 +36,25 @@ pub type Buffer = [Move; BUFFER];
 
 const BUFFER: usize = 64;
 
+/// The greedy policy played on the rules' own state, with a `preview` of every legal action: the
+/// action that scores most now, then the heaviest tile, ties at random (the k-th equal one
+/// replaces the choice with probability 1/k); draw and pass only when nothing can be laid. This
+/// is how the engine played out before the lean state, kept as the reference the lean policy is
+/// checked against (`tests/lean.rs`) and measured beside (`benches/playout.rs`).
+pub fn rules_greedy(state: &straight::State, seat: Seat, rng: &mut Rng) -> Action {
+    let legal = state.legal_actions();
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let key = |action: Action| match action {
+        Action::Lead { tile } | Action::Play { tile, .. } => {
+            Some((state.preview(seat, action).map_or(0, |p| p.scored), tile.pips()))
+        }
+        Action::Draw | Action::Pass => None,
+    };
+    crate::rollout::greedy(&legal, rng, key).unwrap_or(legal[0])
+}
+
 /// A buffer to list legal moves into.
 pub fn buffer() -> Buffer {
     [Move::PASS; BUFFER]

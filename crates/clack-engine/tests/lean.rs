@@ -7,7 +7,7 @@
 use clack_engine::lean::{self, Phase, Straight};
 use clack_engine::rng::Rng;
 use clack_rules::straight::{self, Action, BlockedScoring, Chance, ChanceKind, Options, SpinnerRule, State, ToMove};
-use clack_rules::{Dealer, Seat, TileSet};
+use clack_rules::{Dealer, TileSet};
 
 /// Every combination of the options that change play, at 2, 3 and 4 players (teams at 4), with
 /// small targets so that whole matches are short.
@@ -123,39 +123,6 @@ fn random_games_match_the_rules_with_the_default_options() {
     }
 }
 
-/// The greedy policy as the engine ran it on the rules' state before the lean state: the action
-/// that scores most now by `preview`, then the heaviest tile, ties at random (the k-th equal one
-/// replaces the choice with probability 1/k); draw and pass only when nothing can be laid.
-fn rules_policy(state: &State, seat: Seat, rng: &mut Rng) -> Action {
-    let legal = state.legal_actions();
-    if legal.len() == 1 {
-        return legal[0];
-    }
-    let mut best: Option<(Action, (u32, u32))> = None;
-    let mut ties = 0usize;
-    for &action in &legal {
-        let tile = match action {
-            Action::Lead { tile } | Action::Play { tile, .. } => tile,
-            Action::Draw | Action::Pass => continue,
-        };
-        let key = (state.preview(seat, action).map_or(0, |p| p.scored), tile.pips());
-        match best {
-            Some((_, b)) if key == b => {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    best = Some((action, key));
-                }
-            }
-            Some((_, b)) if key < b => {}
-            _ => {
-                best = Some((action, key));
-                ties = 1;
-            }
-        }
-    }
-    best.map_or(legal[0], |(action, _)| action)
-}
-
 /// A whole match of greedy playouts on the rules' state, dealt and drawn by the engine's
 /// generator as the engine dealt them: the set in canonical order shuffled, seven tiles a seat.
 fn rules_greedy_match(mut state: State, rng: &mut Rng) -> (Vec<Action>, Vec<u32>) {
@@ -163,7 +130,7 @@ fn rules_greedy_match(mut state: State, rng: &mut Rng) -> (Vec<Action>, Vec<u32>
     loop {
         match state.to_move() {
             ToMove::Seat { seat } => {
-                let action = rules_policy(&state, seat, rng);
+                let action = lean::rules_greedy(&state, seat, rng);
                 state.apply(seat, action).expect("legal");
                 taken.push(action);
             }
