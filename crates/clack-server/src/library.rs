@@ -88,13 +88,23 @@ fn kind_of(value: i32) -> Result<Kind> {
         .ok_or_else(|| FieldError::new("kind", "say straight or streets").into())
 }
 
-/// A bot's name, checked: 1 to 64 letters, digits, '-' or '_'.
+/// A name no bot may take: the web app's bot guide is at `/bots/guide`, where that bot's page
+/// would be.
+const RESERVED_NAME: &str = "guide";
+
+/// A bot's name, checked: 1 to 64 letters, digits, '-' or '_', and not the reserved one.
 fn bot_name(name: &str) -> Result<&str> {
     let name = name.trim();
     let valid = !name.is_empty()
         && name.len() <= 64
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if valid { Ok(name) } else { Err(FieldError::new("name", "1 to 64 letters, digits, '-' or '_'").into()) }
+    if !valid {
+        return Err(FieldError::new("name", "1 to 64 letters, digits, '-' or '_'").into());
+    }
+    if name.eq_ignore_ascii_case(RESERVED_NAME) {
+        return Err(FieldError::new("name", "'guide' is reserved: the web app's bot guide is at /bots/guide").into());
+    }
+    Ok(name)
 }
 
 /// A remote bot version's label, checked: "v1" when empty.
@@ -721,6 +731,14 @@ mod tests {
         let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("a stat line");
         let after = stat.rsplit_once(')').map(|(_, rest)| rest.to_owned()).unwrap_or_default();
         after.split_whitespace().nth(41 - 3).unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn a_bot_name_is_checked_and_guide_is_reserved() {
+        assert_eq!(super::bot_name(" my-bot_2 ").ok(), Some("my-bot_2"));
+        for bad in ["", "a b", "é", &"x".repeat(65), "guide", "Guide"] {
+            assert!(super::bot_name(bad).is_err(), "{bad:?} is refused");
+        }
     }
 
     #[tokio::test]

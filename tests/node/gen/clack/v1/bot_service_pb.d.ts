@@ -27,7 +27,8 @@ export declare const file_clack_v1_bot_service: GenFile;
  */
 export declare type RegisterRemoteBotRequest = Message<"clack.v1.RegisterRemoteBotRequest"> & {
   /**
-   * 1 to 64 characters: letters, digits, '-' and '_'.
+   * 1 to 64 characters: letters, digits, '-' and '_'; not "guide" (the web app's bot guide is
+   * at /bots/guide).
    *
    * @generated from field: string name = 1;
    */
@@ -216,7 +217,8 @@ export declare const SeatOfferSchema: GenMessage<SeatOffer>;
  */
 export declare type UploadBotRequest = Message<"clack.v1.UploadBotRequest"> & {
   /**
-   * 1 to 64 characters: letters, digits, '-' and '_'.
+   * 1 to 64 characters: letters, digits, '-' and '_'; not "guide" (the web app's bot guide is
+   * at /bots/guide).
    *
    * @generated from field: string name = 1;
    */
