@@ -30,6 +30,9 @@ use crate::view;
 /// A seat offer for a remote bot's program, with where to send it.
 type RemoteOffer = (Arc<crate::bots::remote::Remotes>, String, String, pb::SeatOffer);
 
+/// How long a match's or the ladder's live game waits for the server to have room for it.
+const ROOM_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Limits that protect the server, and whom it serves.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -403,6 +406,7 @@ impl Hub {
         purpose: &str,
     ) -> Result<(GameLog, Vec<pb::Event>)> {
         self.check_bot_seats(log.game().kind(), &log.created().seats)?;
+        self.wait_for_room().await?;
         let id = log.id().to_owned();
         self.store_and_start(log, events, owner, purpose).await?;
         let snapshot = self.live_map().get(&id).map(|live| live.snapshot.clone());
@@ -417,6 +421,24 @@ impl Hub {
             return Err(Error::FailedPrecondition(format!("game {id} stopped before its end (the server is closing)")));
         }
         Ok((log, events))
+    }
+
+    /// Waits until the server is below its live-games limit. A match's or the ladder's live game
+    /// is background work: it takes a slot only when one is free, checked as it starts, so
+    /// people's games are not refused for it; after [`ROOM_WAIT`] it gives up.
+    async fn wait_for_room(&self) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + ROOM_WAIT;
+        while self.live_map().len() >= self.limits.live_games {
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Error::ResourceExhausted(format!(
+                    "the server stayed at its limit of {} live games for {} s",
+                    self.limits.live_games,
+                    ROOM_WAIT.as_secs()
+                )));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        Ok(())
     }
 
     /// Stores a game that was played to its end outside the hub (a match's game: every seat a

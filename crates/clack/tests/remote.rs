@@ -26,11 +26,15 @@ use tonic::{Code, Streaming};
 const MOVE_LIMIT: Duration = Duration::from_millis(300);
 
 async fn server(dir: &std::path::Path) -> Server {
+    server_with(dir, Limits::default()).await
+}
+
+async fn server_with(dir: &std::path::Path, limits: Limits) -> Server {
     let store = Durable::new(Arc::new(SledStore::open(dir).expect("store")), Durability::Batched).expect("writer");
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
     bots.remotes().set_move_limit(MOVE_LIMIT);
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
-    let hub = Hub::open(store, Some(host), Limits::default()).await.expect("hub");
+    let hub = Hub::open(store, Some(host), limits).await.expect("hub");
     Server::start_with(hub, Some(bots), ServeConfig::default()).await
 }
 
@@ -230,5 +234,50 @@ async fn a_remote_bot_that_goes_away_mid_game_faults_each_turn_and_the_game_ends
     assert!(faults.iter().all(|f| f.seat == 1), "{faults:?}");
     assert!(faults.iter().all(|f| f.reason == "disconnected" || f.reason == "deadline"), "{faults:?}");
     assert!(faults.iter().filter(|f| f.reason == "disconnected").count() >= faults.len() - 1, "{faults:?}");
+    server.stop().await;
+}
+
+/// A match's live game is background work: on a server at its live-games limit it waits for a
+/// slot (here, until a game nobody joined is abandoned) instead of taking one past the limit.
+#[tokio::test]
+async fn a_match_game_with_a_remote_bot_waits_for_room_under_the_live_games_limit() {
+    let dir = tempfile::tempdir().expect("dir");
+    let limits = Limits { live_games: 1, join_timeout: Duration::from_millis(1500), ..Limits::default() };
+    let server = server_with(dir.path(), limits).await;
+    let url = format!("http://{}", server.addr);
+    let mut bots = server.bots().await;
+    let mut games = server.games().await;
+    let (bot_id, token) = register(&mut bots).await;
+    let connect = pb::ConnectBotRequest { bot_id: bot_id.clone(), version: None };
+    let mut connection = bots.connect_bot(owned(connect, &token)).await.expect("connects").into_inner();
+    connection.next().await.expect("hello").expect("healthy");
+
+    // One game that nobody joins fills the server.
+    let open = pb::CreateGameRequest { options: Some(straight_options(2, 60)), seats: vec![], seed: Some(1) };
+    games.create_game(open.clone()).await.expect("the one live game");
+    let full = games.create_game(open).await.expect_err("the server is full");
+    assert_eq!(full.code(), Code::ResourceExhausted, "{full:?}");
+
+    let entrants = vec![
+        pb::MatchEntrant { bot_id: bot_id.clone(), version: Some("v1".into()) },
+        pb::MatchEntrant { bot_id: "engine:fast".into(), version: None },
+    ];
+    let start = pb::StartMatchRequest { options: Some(straight_options(2, 60)), entrants, games: 1, seed: Some(3) };
+    let started = tokio::time::Instant::now();
+    let match_id = bots.start_match(start).await.expect("started").into_inner().match_id;
+    let offer = next_offer(&mut connection).await;
+    assert!(
+        started.elapsed() >= Duration::from_millis(1000),
+        "offered after {:?}, before the open game was abandoned",
+        started.elapsed()
+    );
+    assert_eq!(offer.match_id, match_id);
+    play_seat(url, offer, None, None).await;
+    let mut watch = bots.watch_match(pb::WatchMatchRequest { match_id }).await.expect("watch").into_inner();
+    let mut last = None;
+    while let Some(progress) = watch.next().await {
+        last = Some(progress.expect("healthy"));
+    }
+    assert_eq!(last.expect("progress").status, pb::MatchStatus::Finished as i32);
     server.stop().await;
 }
