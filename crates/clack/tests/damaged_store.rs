@@ -66,6 +66,11 @@ async fn a_damaged_sealed_game_is_data_loss_alone_and_the_others_play_on() {
     play_to_end(&mut client, &games[0].0, &games[0].1).await;
     play_to_end(&mut client, &games[1].0, &games[1].1).await;
     stop(child);
+    // Killed at once, the server may have left the two finished games settling: in the journal,
+    // and in the archive only as far as sled's flusher had written them. Opening seals them
+    // again where the archive lost them and flushes it, so after one start they are sealed.
+    let (child, _) = support::spawn_server(&data, &[], &[]);
+    stop(child);
 
     {
         // Games 0 and 1 are finished and sealed in the archive: game 0's sealed log cut in half,
