@@ -302,8 +302,9 @@ fn stats(data: &Path) -> anyhow::Result<()> {
         mb(stats.journal_bytes)
     );
     println!(
-        "  sealed: {} games, {:.0} bytes per game; summaries {:.0} and index {:.0} bytes per game",
+        "  sealed: {} games ({} settling), {:.0} bytes per game; summaries {:.0} and index {:.0} bytes per game",
         stats.sealed_games,
+        stats.settling_games,
         per(stats.sealed_bytes, stats.sealed_games),
         per(stats.summary_bytes, stats.games),
         per(stats.index_bytes, stats.games)
