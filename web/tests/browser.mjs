@@ -60,9 +60,11 @@ async function step(name, body) {
 
 /** Tiles face up anywhere but the board, the viewer's own hand and a finished round's reveal. */
 async function strayTiles(page) {
+  // `.own-hand` is the viewer's own hand in its seat row once the game is over: the loop may read
+  // the status just before the last move lands, so the finished table can be the one checked.
   return page.evaluate(() =>
     [...document.querySelectorAll("[data-tile]")]
-      .filter((t) => !t.closest(".board-wrap, .my-hand, .revealed"))
+      .filter((t) => !t.closest(".board-wrap, .my-hand, .own-hand, .revealed"))
       .map((t) => t.getAttribute("data-tile")),
   );
 }
