@@ -4,7 +4,11 @@
 //! (it names the key in listings and revocations), the whole key is secret. The server keeps only
 //! each key's SHA-256 hash, compares hashes in constant time, and holds every key in memory, so
 //! identifying a request costs one hash and one map lookup and a revocation takes effect at once.
-//! Keys and accounts live in the store's small records (`account/<name>`, `key/<id>`).
+//! Keys and accounts live in the store's small records (`account/<name>`, `key/<id>`), or, on a
+//! cluster's shard (`--database`), in the shared database ([`crate::cluster::accounts`]), which
+//! each shard follows. There a shard that cannot reach the database keeps accepting the keys it
+//! knows for a grace time (`--database-key-grace-secs`) after it last heard from it, and then
+//! refuses keys with UNAVAILABLE: a key revoked meanwhile must not live on unnoticed.
 //!
 //! The first admin key comes from the operator at start (a file or an environment variable) and
 //! belongs to the account `admin`; it is kept under the id `bootstrap` and replaced at every start.
@@ -15,6 +19,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use clack_log::convert::FieldError;
 use clack_proto::v1 as pb;
@@ -23,6 +28,7 @@ use prost::Message;
 use tonic::metadata::MetadataMap;
 
 use crate::auth::{self, TokenHash};
+use crate::cluster::{Database, accounts};
 use crate::error::{Error, Result};
 
 /// The metadata key that carries an account's API key.
@@ -196,28 +202,28 @@ pub enum Mode {
 
 /// An account as stored (`account/<name>`).
 #[derive(Clone, PartialEq, Message)]
-struct AccountRecord {
+pub(crate) struct AccountRecord {
     #[prost(string, tag = "1")]
-    name: String,
+    pub(crate) name: String,
     #[prost(bool, tag = "2")]
-    admin: bool,
+    pub(crate) admin: bool,
     #[prost(int64, tag = "3")]
-    created_unix_millis: i64,
+    pub(crate) created_unix_millis: i64,
 }
 
 /// A key as stored (`key/<id>`): the hash of the whole key, never the key.
 #[derive(Clone, PartialEq, Message)]
-struct KeyRecord {
+pub(crate) struct KeyRecord {
     #[prost(string, tag = "1")]
-    id: String,
+    pub(crate) id: String,
     #[prost(string, tag = "2")]
-    account: String,
+    pub(crate) account: String,
     #[prost(bytes = "vec", tag = "3")]
-    hash: Vec<u8>,
+    pub(crate) hash: Vec<u8>,
     #[prost(int64, tag = "4")]
-    created_unix_millis: i64,
+    pub(crate) created_unix_millis: i64,
     #[prost(int64, tag = "5")]
-    revoked_unix_millis: i64,
+    pub(crate) revoked_unix_millis: i64,
 }
 
 impl KeyRecord {
@@ -235,11 +241,21 @@ impl KeyRecord {
 struct Registry {
     accounts: HashMap<String, AccountRecord>,
     keys: HashMap<String, KeyRecord>,
+    /// When this shard last read the shared database's changes; `None` on a single server.
+    synced: Option<Instant>,
 }
 
-/// Accounts and keys, loaded from the store and kept in memory.
+/// Where accounts and keys are kept.
+enum Records {
+    /// This server's store: one server, or shards that share nothing.
+    Local(Durable),
+    /// The cluster's database; keys known here are accepted for `grace` after the last read.
+    Shared { database: Arc<Database>, grace: Duration },
+}
+
+/// Accounts and keys, loaded from where they are kept and held in memory.
 pub struct Access {
-    store: Durable,
+    records: Records,
     mode: Mode,
     registry: RwLock<Registry>,
 }
@@ -265,6 +281,35 @@ pub fn account_name(name: &str, field: &str) -> Result<String> {
 impl Access {
     /// Loads every account and key from the store.
     pub async fn open(store: Durable, mode: Mode) -> Result<Arc<Access>> {
+        let registry = Access::load(&store).await?;
+        Ok(Arc::new(Access { records: Records::Local(store), mode, registry: RwLock::new(registry) }))
+    }
+
+    /// Loads every account and key from the cluster's database and follows its changes for as
+    /// long as the answer lives; keys are accepted for `grace` after the last successful read.
+    pub async fn open_shared(database: Arc<Database>, mode: Mode, grace: Duration) -> Result<Arc<Access>> {
+        let changes = accounts::changes(&database, "0").await?;
+        let from = changes.next.clone();
+        let records = Records::Shared { database: database.clone(), grace };
+        let access = Arc::new(Access { records, mode, registry: RwLock::new(Registry::default()) });
+        access.apply(changes);
+        tokio::spawn(accounts::follow(database, Arc::downgrade(&access), from));
+        Ok(access)
+    }
+
+    /// Takes in what the shared database says changed, and notes when it was heard from.
+    pub(crate) fn apply(&self, changes: accounts::Changes) {
+        let mut registry = self.write();
+        for account in changes.accounts {
+            registry.accounts.insert(account.name.clone(), account);
+        }
+        for key in changes.keys.into_iter().filter(|key| key.hash.len() == 32) {
+            registry.keys.insert(key.id.clone(), key);
+        }
+        registry.synced = Some(Instant::now());
+    }
+
+    async fn load(store: &Durable) -> Result<Registry> {
         let mut registry = Registry::default();
         for (key, bytes) in store.scan("account/").await? {
             let record = AccountRecord::decode(bytes.as_slice()).map_err(|e| corrupt(&key, e))?;
@@ -277,7 +322,7 @@ impl Access {
             }
             registry.keys.insert(record.id.clone(), record);
         }
-        Ok(Arc::new(Access { store, mode, registry: RwLock::new(registry) }))
+        Ok(registry)
     }
 
     pub fn mode(&self) -> Mode {
@@ -298,7 +343,7 @@ impl Access {
         if key.len() < 32 {
             return Err(FieldError::new("admin key", "at least 32 characters").into());
         }
-        self.ensure_account(ADMIN_ACCOUNT, true).await?;
+        self.add_account(ADMIN_ACCOUNT, true).await?;
         let record = KeyRecord {
             id: BOOTSTRAP_ID.to_owned(),
             account: ADMIN_ACCOUNT.to_owned(),
@@ -309,18 +354,44 @@ impl Access {
         self.save_key(record).await
     }
 
-    async fn ensure_account(&self, name: &str, admin: bool) -> Result<AccountRecord> {
-        if let Some(existing) = self.read().accounts.get(name) {
-            return Ok(existing.clone());
+    /// Adds the account unless one of that name exists; answers whether it was added.
+    async fn add_account(&self, name: &str, admin: bool) -> Result<bool> {
+        if self.read().accounts.contains_key(name) {
+            return Ok(false);
         }
         let record = AccountRecord { name: name.to_owned(), admin, created_unix_millis: crate::now() };
-        self.store.put(&format!("account/{name}"), record.encode_to_vec()).await?;
-        self.write().accounts.insert(name.to_owned(), record.clone());
-        Ok(record)
+        let added = match &self.records {
+            Records::Local(store) => {
+                store.put(&format!("account/{name}"), record.encode_to_vec()).await?;
+                true
+            }
+            // Another shard may have taken the name since this one last read: the database
+            // decides, and the follower brings that account here.
+            Records::Shared { database, .. } => accounts::insert_account(database, &record).await?,
+        };
+        if added {
+            self.write().accounts.insert(name.to_owned(), record);
+        }
+        Ok(added)
+    }
+
+    /// Whether the account exists, asking the shared database when this shard has not heard of
+    /// it yet (it may have been made on another shard a moment ago).
+    async fn has_account(&self, name: &str) -> Result<bool> {
+        if self.read().accounts.contains_key(name) {
+            return Ok(true);
+        }
+        match &self.records {
+            Records::Local(_) => Ok(false),
+            Records::Shared { database, .. } => accounts::account_exists(database, name).await,
+        }
     }
 
     async fn save_key(&self, record: KeyRecord) -> Result<()> {
-        self.store.put(&format!("key/{}", record.id), record.encode_to_vec()).await?;
+        match &self.records {
+            Records::Local(store) => store.put(&format!("key/{}", record.id), record.encode_to_vec()).await?,
+            Records::Shared { database, .. } => accounts::put_key(database, &record).await?,
+        }
         self.write().keys.insert(record.id.clone(), record);
         Ok(())
     }
@@ -336,6 +407,7 @@ impl Access {
         let key = value.to_str().map_err(|_| Error::Unauthenticated(format!("{KEY_HEADER} is not text")))?.trim();
         let id = key_id(key).unwrap_or(BOOTSTRAP_ID);
         let registry = self.read();
+        self.check_fresh(&registry)?;
         let record = registry.keys.get(id).filter(|r| r.revoked_unix_millis == 0);
         let valid =
             record.filter(|r| <TokenHash>::try_from(r.hash.as_slice()).is_ok_and(|h| auth::same(&h, &auth::hash(key))));
@@ -347,10 +419,9 @@ impl Access {
 
     pub async fn create_account(&self, request: &pb::CreateAccountRequest) -> Result<pb::CreateAccountResponse> {
         let name = account_name(&request.name, "name")?;
-        if self.read().accounts.contains_key(&name) {
+        if !self.add_account(&name, request.admin).await? {
             return Err(Error::FailedPrecondition(format!("account {name} exists already")));
         }
-        self.ensure_account(&name, request.admin).await?;
         let key = if request.with_key { self.create_key(&name).await?.key } else { String::new() };
         tracing::info!(account = %name, admin = request.admin, "account created");
         let account = self.account(&name)?;
@@ -380,7 +451,7 @@ impl Access {
 
     pub async fn create_key(&self, account: &str) -> Result<pb::CreateKeyResponse> {
         let account = account_name(account, "account")?;
-        if !self.read().accounts.contains_key(&account) {
+        if !self.has_account(&account).await? {
             return Err(Error::NotFound(format!("no account {account}")));
         }
         let id = hex::encode(rand::random::<[u8; 8]>());
@@ -399,14 +470,41 @@ impl Access {
     }
 
     pub async fn revoke_key(&self, key_id: &str) -> Result<pb::RevokeKeyResponse> {
-        let mut record =
-            self.read().keys.get(key_id).cloned().ok_or_else(|| Error::NotFound(format!("no key with id {key_id}")))?;
-        if record.revoked_unix_millis == 0 {
-            record.revoked_unix_millis = crate::now();
-            self.save_key(record.clone()).await?;
-            tracing::info!(account = %record.account, key_id, "key revoked");
-        }
+        let unknown = || Error::NotFound(format!("no key with id {key_id}"));
+        let record = match &self.records {
+            Records::Local(_) => {
+                let mut record = self.read().keys.get(key_id).cloned().ok_or_else(unknown)?;
+                if record.revoked_unix_millis == 0 {
+                    record.revoked_unix_millis = crate::now();
+                    self.save_key(record.clone()).await?;
+                }
+                record
+            }
+            // One statement revokes it unless another shard did first, so the time kept is
+            // the first revocation's.
+            Records::Shared { database, .. } => {
+                let record = accounts::revoke_key(database, key_id, crate::now()).await?.ok_or_else(unknown)?;
+                self.write().keys.insert(record.id.clone(), record.clone());
+                record
+            }
+        };
+        tracing::info!(account = %record.account, key_id, "key revoked");
         Ok(pb::RevokeKeyResponse { info: Some(record.info()) })
+    }
+
+    /// On a cluster's shard, refuses keys once the shared database has not been heard from for
+    /// the grace time: a key revoked meanwhile on another shard would otherwise still work here.
+    fn check_fresh(&self, registry: &Registry) -> Result<()> {
+        let Records::Shared { grace, .. } = &self.records else { return Ok(()) };
+        let heard = registry.synced.map(|at| at.elapsed());
+        match heard {
+            Some(since) if since <= *grace => Ok(()),
+            _ => Err(Error::Database(format!(
+                "keys cannot be checked: not heard from for {:.0} s, past the {} s grace",
+                heard.unwrap_or_default().as_secs_f64(),
+                grace.as_secs()
+            ))),
+        }
     }
 }
 

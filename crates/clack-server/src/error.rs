@@ -43,6 +43,9 @@ pub enum Error {
     Store(#[from] StoreError),
     #[error("{0}")]
     Internal(String),
+    /// The shared database (a cluster's PostgreSQL) could not answer: UNAVAILABLE, naming it.
+    #[error("the shared database (PostgreSQL) is unavailable: {0}")]
+    Database(String),
     /// A game of another shard: NOT_FOUND here, naming the shard that has it.
     #[error(
         "game {game} lives on shard {owner}, not on this shard ({here}); send its id as x-clack-game metadata so the proxy routes the call there"
@@ -139,6 +142,9 @@ impl From<Error> for Status {
                 let message = "the server's disk is full: moves and other writes are refused until space is freed; \
                                reads and watching still work";
                 (Code::Unavailable, message.to_owned())
+            }
+            Error::Database(_) => {
+                (Code::Unavailable, format!("{error}; calls that need shared state are refused until it is back"))
             }
             Error::Store(StoreError::Backend(_)) => {
                 tracing::error!(%error, "storage failure");

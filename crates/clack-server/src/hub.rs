@@ -101,7 +101,21 @@ const QUEUE: usize = 64;
 impl Hub {
     /// Opens the hub over a store and restarts every unfinished game in it.
     pub async fn open(store: Durable, bots: Option<Arc<dyn BotHost>>, limits: Limits) -> Result<Arc<Hub>> {
-        let access = Access::open(store.clone(), limits.mode).await?;
+        Hub::open_shard(store, bots, limits, None).await
+    }
+
+    /// Opens the hub as [`Hub::open`] does; on a cluster's shard (`shared` given), accounts and
+    /// keys come from the shared database instead of the store.
+    pub async fn open_shard(
+        store: Durable,
+        bots: Option<Arc<dyn BotHost>>,
+        limits: Limits,
+        shared: Option<crate::cluster::Shared>,
+    ) -> Result<Arc<Hub>> {
+        let access = match shared {
+            Some(shared) => Access::open_shared(shared.database, limits.mode, shared.key_grace).await?,
+            None => Access::open(store.clone(), limits.mode).await?,
+        };
         let meter = Arc::new(Meter::new(limits.quotas));
         let reviewed = store
             .scan(REVIEWED)

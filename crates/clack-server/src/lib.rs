@@ -4,7 +4,8 @@
 //! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
 //! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
 //! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]), which shard a game lives
-//! on and listing across shards ([`shard`]), the browser's way in ([`web`]: gRPC-Web and the
+//! on and listing across shards ([`shard`]), the state a cluster shares in PostgreSQL
+//! ([`cluster`]), the browser's way in ([`web`]: gRPC-Web and the
 //! app's files), metrics ([`metrics`]) and the tower stack and shutdown ([`serve`]). It does not
 //! know the rules beyond the `clack-rules` API, nor how the store keeps bytes.
 
@@ -12,6 +13,7 @@ pub mod access;
 pub mod actor;
 pub mod auth;
 pub mod bots;
+pub mod cluster;
 pub mod deadline;
 pub mod engines;
 pub mod error;

@@ -157,6 +157,16 @@ pub(crate) struct Layer {
     /// a fault and its first legal action played, in milliseconds [default: 5000].
     #[arg(long, env = "CLACK_REMOTE_MOVE_MS")]
     remote_move_ms: Option<u64>,
+    /// The cluster's shared PostgreSQL database, `postgres://user:password@host:port/dbname`:
+    /// accounts and keys are shared by every shard that names it (docs/cluster.md). Give a
+    /// password through CLACK_DATABASE rather than the flag (flags show in `ps`). Unset, this
+    /// server keeps everything in its own store [default: none].
+    #[arg(long, env = "CLACK_DATABASE")]
+    database: Option<String>,
+    /// With a database: seconds the keys this shard knows stay accepted after it last heard from
+    /// the database; then keys answer UNAVAILABLE until it is back [default: 60].
+    #[arg(long, env = "CLACK_DATABASE_KEY_GRACE_SECS")]
+    database_key_grace_secs: Option<f64>,
 }
 
 /// The settings `clack serve` runs with, every one resolved.
@@ -192,6 +202,10 @@ pub(crate) struct Settings {
     pub ladder_anchor: String,
     pub ladder_configurations: String,
     pub remote_move_ms: u64,
+    /// The shared database's URL, empty for none; printed with its password masked.
+    #[serde(serialize_with = "masked_url")]
+    pub database: String,
+    pub database_key_grace_secs: f64,
     /// The first admin key, from CLACK_ADMIN_KEY; never printed.
     #[serde(skip)]
     pub admin_key: Option<String>,
@@ -233,10 +247,17 @@ impl Default for Settings {
             ladder_anchor: "engine:default".into(),
             ladder_configurations: "straight-2,straight-4-teams,streets-3".into(),
             remote_move_ms: 5000,
+            database: String::new(),
+            database_key_grace_secs: clack_server::cluster::DEFAULT_KEY_GRACE.as_secs_f64(),
             admin_key: None,
             metrics_addr_is_default: true,
         }
     }
+}
+
+/// Prints a database URL with its password masked.
+fn masked_url<S: serde::Serializer>(url: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&clack_server::cluster::masked(url))
 }
 
 /// `clack serve`'s command line: the file, what to do, and the top layer of settings.
@@ -341,6 +362,11 @@ impl Settings {
                 .or(file.ladder_configurations)
                 .unwrap_or(d.ladder_configurations),
             remote_move_ms: top.remote_move_ms.or(file.remote_move_ms).unwrap_or(d.remote_move_ms),
+            database: top.database.clone().or(file.database).unwrap_or(d.database),
+            database_key_grace_secs: top
+                .database_key_grace_secs
+                .or(file.database_key_grace_secs)
+                .unwrap_or(d.database_key_grace_secs),
             admin_key: admin_key.map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()),
         };
         settings.check()?;
@@ -349,7 +375,12 @@ impl Settings {
 
     /// Checks what the types alone do not, naming the key.
     fn check(&self) -> anyhow::Result<()> {
-        for (key, secs) in [("join-timeout-secs", self.join_timeout_secs), ("grace-secs", self.grace_secs)] {
+        let seconds = [
+            ("join-timeout-secs", self.join_timeout_secs),
+            ("grace-secs", self.grace_secs),
+            ("database-key-grace-secs", self.database_key_grace_secs),
+        ];
+        for (key, secs) in seconds {
             if !(secs.is_finite() && secs >= 0.0) {
                 anyhow::bail!("{key} must be a number of seconds, 0 or more (not {secs})");
             }
@@ -358,7 +389,20 @@ impl Settings {
         self.shard_name()?;
         self.peer_list()?;
         self.ladder_settings()?;
+        self.shared()?;
         Ok(())
+    }
+
+    /// The cluster's shared state, checked, if a database is named: the one place
+    /// `--database*` is read. Nothing connects yet.
+    pub(crate) fn shared(&self) -> anyhow::Result<Option<clack_server::cluster::Shared>> {
+        if self.database.trim().is_empty() {
+            return Ok(None);
+        }
+        let database =
+            clack_server::cluster::Database::new(self.database.trim()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let key_grace = std::time::Duration::from_secs_f64(self.database_key_grace_secs);
+        Ok(Some(clack_server::cluster::Shared { database, key_grace }))
     }
 
     /// The ladder's settings, checked, if the ladder runs: the one place `--ladder*` is read.
@@ -460,6 +504,24 @@ mod tests {
     fn an_unknown_key_is_an_error_that_names_it() {
         let error = toml::from_str::<Layer>("max-live-gmes = 7").expect_err("a typo");
         assert!(error.to_string().contains("max-live-gmes"), "{error}");
+    }
+
+    #[test]
+    fn the_database_url_is_checked_and_printed_without_its_password() {
+        let settings =
+            Settings::resolve(&layer(&["--database", "postgres://clack:s3cret@db:5432/clack"]), Layer::default(), None)
+                .expect("a good URL");
+        let printed = settings.to_toml().expect("prints");
+        assert!(printed.contains("database = \"postgres://clack:***@db:5432/clack\""), "{printed}");
+        assert!(!printed.contains("s3cret"), "{printed}");
+        assert!(settings.shared().expect("checked").is_some());
+        assert!(Settings::default().shared().expect("checked").is_none(), "no database by default");
+        let bad =
+            Settings::resolve(&layer(&["--database", "postgres://clack:s3cret@db:port/clack"]), Layer::default(), None);
+        let error = bad.expect_err("a bad port").to_string();
+        assert!(error.starts_with("database:") && !error.contains("s3cret"), "{error}");
+        let grace = Settings::resolve(&layer(&["--database-key-grace-secs=-1"]), Layer::default(), None);
+        assert!(grace.expect_err("negative").to_string().starts_with("database-key-grace-secs"));
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod bench;
 mod botcli;
 mod config;
 mod crashloop;
+mod dbcli;
 mod health;
 mod keys;
 mod laddercli;
@@ -57,6 +58,9 @@ enum Command {
     Fork(analyze::ForkArgs),
     /// Kill the server again and again under load and check that nothing acknowledged is lost.
     Crashloop(crashloop::Args),
+    /// The cluster's shared PostgreSQL database: apply its migrations, or list them.
+    #[command(subcommand)]
+    Db(dbcli::Command),
     /// Manage accounts and API keys on a running server (needs an admin key).
     Keys(keys::Args),
     /// Print a finished game move by move, with the table after each move.
@@ -100,6 +104,7 @@ fn main() -> anyhow::Result<()> {
         Command::Export(args) => runtime()?.block_on(analyze::export(&args)),
         Command::Fork(args) => runtime()?.block_on(analyze::fork(&args)),
         Command::Crashloop(args) => runtime()?.block_on(crashloop::run(&args)),
+        Command::Db(command) => runtime()?.block_on(dbcli::run(&command)),
         Command::Keys(args) => runtime()?.block_on(keys::run(&args)),
         Command::Replay(args) => runtime()?.block_on(replay::run(&args)),
         Command::Review(args) => runtime()?.block_on(reviewcli::run(&args)),

@@ -80,7 +80,12 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     };
     let (shard, peers) = (args.shard_name()?, args.peer_list()?);
     let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas(), shard };
-    let hub = Hub::open(store, Some(host), limits).await?;
+    let shared = args.shared()?;
+    if let Some(shared) = &shared {
+        let applied = shared.database.migrate().await.context("the shared database")?;
+        tracing::info!(database = %shared.database.shown(), ?applied, "shared database ready");
+    }
+    let hub = Hub::open_shard(store, Some(host), limits, shared).await?;
     match admin_key(args)? {
         Some(key) => hub.access().bootstrap_admin(&key).await.context("the admin key")?,
         None if mode == Mode::Closed => tracing::warn!("closed server without an admin key: nobody can make accounts"),

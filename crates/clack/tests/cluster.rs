@@ -1,0 +1,304 @@
+//! Shards sharing one PostgreSQL database (`--database`), against real processes: Debian's
+//! PostgreSQL in a throwaway cluster on a free port, and real `clack serve` shards. A key made on
+//! one shard works on the others; a revocation on one is refused on every shard within a second;
+//! when the database stops, games play on, shared calls answer UNAVAILABLE naming the database,
+//! keys already known keep working for the grace time and no longer, and all comes back when the
+//! database does. PostgreSQL must be installed (`apt-get install postgresql`): without it the
+//! test fails, it does not skip.
+
+#![allow(clippy::unwrap_used)] // a test that cannot set up fails, and says where
+
+mod support;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clack_proto::v1 as pb;
+use clack_proto::v1::admin_service_client::AdminServiceClient;
+use clack_proto::v1::bot_service_client::BotServiceClient;
+use clack_proto::v1::game_service_client::GameServiceClient;
+use support::{keyed, new_game, play_one, play_to_end, straight_options};
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+const ADMIN_KEY: &str = "the-cluster-admin-key-for-the-test-0001";
+
+/// A throwaway PostgreSQL cluster, stopped (immediately) when the test ends.
+struct Postgres {
+    bin: PathBuf,
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl Postgres {
+    /// initdb and start a cluster whose superuser is `clack`, trusted on loopback only.
+    fn start() -> Postgres {
+        let bin = postgres_bin();
+        let dir = tempfile::Builder::new().prefix("clack-pg-").tempdir().unwrap();
+        if is_root() {
+            // initdb and postgres refuse to run as root: they run as the `postgres` user, which
+            // must own the directory.
+            let owned = Command::new("chown").args(["-R", "postgres:"]).arg(dir.path()).status().unwrap();
+            assert!(owned.success(), "chown the cluster's directory to postgres");
+        }
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let postgres = Postgres { bin, dir, port };
+        let data = postgres.data();
+        let init = postgres
+            .tool("initdb")
+            .args(["-U", "clack", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
+            .arg(&data)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(init.success(), "initdb");
+        postgres.run();
+        postgres
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://clack@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// A PostgreSQL tool, run as `postgres` when the test runs as root.
+    fn tool(&self, name: &str) -> Command {
+        let path = self.bin.join(name);
+        if is_root() {
+            let mut command = Command::new("runuser");
+            command.args(["-u", "postgres", "--"]).arg(path);
+            command
+        } else {
+            Command::new(path)
+        }
+    }
+
+    /// Starts the server and waits until it accepts connections.
+    fn run(&self) {
+        let options =
+            format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", self.port, self.dir.path().display());
+        let started = self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .arg("-l")
+            .arg(self.dir.path().join("log"))
+            .args(["-w", "-o", &options, "start"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        let log = std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default();
+        assert!(started.success(), "pg_ctl start: {log}");
+    }
+
+    /// Stops the server at once, as a crash or a network cut would look to the shards.
+    fn stop(&self) {
+        let stopped = self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .args(["-w", "-m", "immediate", "stop"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(stopped.success(), "pg_ctl stop");
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let _ = self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .args(["-m", "immediate", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0")
+}
+
+/// The newest installed PostgreSQL's programs (Debian keeps them under /usr/lib/postgresql/N).
+fn postgres_bin() -> PathBuf {
+    let root = Path::new("/usr/lib/postgresql");
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| Some((entry.file_name().to_str()?.parse().ok()?, entry.path().join("bin"))))
+        .filter(|(_, bin)| bin.join("initdb").exists())
+        .collect();
+    versions.sort();
+    let Some((_, bin)) = versions.pop() else {
+        panic!("PostgreSQL is not installed; the cluster test needs it: apt-get install postgresql");
+    };
+    bin
+}
+
+/// A `clack serve` shard over its own data directory, killed when the test ends.
+struct Shard {
+    process: Child,
+    url: String,
+    _data: tempfile::TempDir,
+}
+
+impl Drop for Shard {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+impl Shard {
+    fn start(name: &str, database: &str, mode: &str, grace_secs: &str) -> Shard {
+        let data = tempfile::tempdir().unwrap();
+        let args = ["--shard", name, "--mode", mode, "--database-key-grace-secs", grace_secs];
+        let envs = [("CLACK_DATABASE", database), ("CLACK_ADMIN_KEY", ADMIN_KEY)];
+        let (process, url) = support::spawn_server(data.path(), &args, &envs);
+        Shard { process, url, _data: data }
+    }
+
+    async fn admin(&self) -> AdminServiceClient<Channel> {
+        AdminServiceClient::connect(self.url.clone()).await.unwrap()
+    }
+
+    async fn games(&self) -> GameServiceClient<Channel> {
+        GameServiceClient::connect(self.url.clone()).await.unwrap()
+    }
+
+    /// The status of a call made with `key` (ListBots: any account may make it).
+    async fn try_key(&self, key: &str) -> Code {
+        let mut bots = BotServiceClient::connect(self.url.clone()).await.unwrap();
+        match bots.list_bots(keyed(pb::ListBotsRequest::default(), key)).await {
+            Ok(_) => Code::Ok,
+            Err(status) => status.code(),
+        }
+    }
+
+    /// Waits (up to `limit`) until a call with `key` answers `code`; returns how long it took.
+    async fn until_key(&self, key: &str, code: Code, limit: Duration) -> Duration {
+        let start = Instant::now();
+        loop {
+            let now = self.try_key(key).await;
+            if now == code {
+                return start.elapsed();
+            }
+            assert!(start.elapsed() < limit, "shard {} still answers {now:?} to the key after {limit:?}", self.url);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Runs the `clack` binary; answers what it printed, failing the test if it failed.
+fn clack(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_clack")).args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "clack {args:?}: {text}{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+async fn create_account(shard: &Shard, name: &str) -> Result<String, tonic::Status> {
+    let request = pb::CreateAccountRequest { name: name.into(), admin: false, with_key: true };
+    Ok(shard.admin().await.create_account(keyed(request, ADMIN_KEY)).await?.into_inner().key)
+}
+
+#[tokio::test]
+async fn a_key_made_on_one_shard_works_on_every_shard_and_a_revocation_reaches_all_within_a_second() {
+    let postgres = Postgres::start();
+    let shards: Vec<Shard> =
+        ["a", "b", "c"].iter().map(|name| Shard::start(name, &postgres.url(), "closed", "60")).collect();
+
+    // The shards migrated the database at start; the command finds it current and says so.
+    let migrate = clack(&["db", "migrate", "--database", &postgres.url()]);
+    assert!(migrate.contains("the schema is current (version 1)"), "{migrate}");
+    let status = clack(&["db", "status", "--database", &postgres.url()]);
+    assert!(status.contains("applied  accounts and keys"), "{status}");
+
+    let ada = create_account(&shards[0], "ada").await.unwrap();
+    for shard in &shards {
+        let took = shard.until_key(&ada, Code::Ok, Duration::from_secs(1)).await;
+        assert!(took < Duration::from_secs(1), "the key made on shard a works on {} ({took:?})", shard.url);
+    }
+    // The name is taken on every shard, whichever was asked.
+    let again = create_account(&shards[2], "ada").await.expect_err("the name is taken");
+    assert_eq!(again.code(), Code::FailedPrecondition, "{}", again.message());
+    // A key made on another shard for the same account works on the first.
+    let made = keyed(pb::CreateKeyRequest { account: "ada".into() }, ADMIN_KEY);
+    let second = shards[1].admin().await.create_key(made).await.unwrap().into_inner();
+    shards[0].until_key(&second.key, Code::Ok, Duration::from_secs(1)).await;
+    let listed = shards[2].admin().await.list_accounts(keyed(pb::ListAccountsRequest::default(), ADMIN_KEY)).await;
+    let ada_listed = listed.unwrap().into_inner().accounts.into_iter().find(|a| a.name == "ada").unwrap();
+    assert_eq!(ada_listed.keys.len(), 2, "shard c lists both keys, made on a and b");
+
+    // Revoked on b: refused on every shard within a second of the revocation's answer.
+    let first_id = ada.split('_').nth(1).unwrap().to_owned();
+    let revoke = pb::RevokeKeyRequest { key_id: first_id };
+    let revoked = shards[1].admin().await.revoke_key(keyed(revoke.clone(), ADMIN_KEY)).await.unwrap().into_inner();
+    let revoked_at = revoked.info.unwrap().revoked_unix_millis;
+    assert!(revoked_at > 0);
+    let start = Instant::now();
+    for shard in &shards {
+        shard.until_key(&ada, Code::Unauthenticated, Duration::from_secs(1)).await;
+    }
+    assert!(start.elapsed() < Duration::from_secs(1), "every shard refuses it within 1 s: {:?}", start.elapsed());
+    eprintln!("     revoked on shard b, refused by all three shards after {:?}", start.elapsed());
+    // Revoking again elsewhere keeps the first revocation's time; the other key still works.
+    let twice = shards[2].admin().await.revoke_key(keyed(revoke, ADMIN_KEY)).await.unwrap().into_inner();
+    assert_eq!(twice.info.unwrap().revoked_unix_millis, revoked_at);
+    for shard in &shards {
+        assert_eq!(shard.try_key(&second.key).await, Code::Ok);
+    }
+    drop(postgres);
+}
+
+#[tokio::test]
+async fn with_the_database_away_games_play_on_and_keys_last_only_the_grace_time() {
+    let postgres = Postgres::start();
+    let grace = Duration::from_secs(2);
+    let shards: Vec<Shard> = ["a", "b"].iter().map(|name| Shard::start(name, &postgres.url(), "open", "2")).collect();
+    let ada = create_account(&shards[0], "ada").await.unwrap();
+    shards[1].until_key(&ada, Code::Ok, Duration::from_secs(1)).await;
+    let mut games = shards[1].games().await;
+    let (game, tokens) = new_game(&mut games, straight_options(2, 100), 7).await;
+    for _ in 0..4 {
+        play_one(&mut games, &game, &tokens).await.unwrap();
+    }
+
+    postgres.stop();
+    let stopped = Instant::now();
+    // Calls that need the shared state answer UNAVAILABLE, naming the database.
+    let refused = create_account(&shards[0], "bob").await.expect_err("no database");
+    assert_eq!(refused.code(), Code::Unavailable, "{}", refused.message());
+    assert!(refused.message().contains("database"), "{}", refused.message());
+    // The game goes on to its end, and a new one can be made and played: logs are local.
+    play_to_end(&mut games, &game, &tokens).await;
+    let (other, other_tokens) = new_game(&mut games, straight_options(2, 50), 8).await;
+    play_to_end(&mut games, &other, &other_tokens).await;
+    // The known key keeps working for the grace time, and no longer.
+    if stopped.elapsed() < grace - Duration::from_millis(500) {
+        assert_eq!(shards[1].try_key(&ada).await, Code::Ok, "within the grace time");
+    }
+    shards[1].until_key(&ada, Code::Unavailable, grace + Duration::from_secs(2)).await;
+    // The grace runs from the shard's last read, at most one poll (0.5 s) before the stop.
+    let earliest = grace - Duration::from_millis(500);
+    assert!(stopped.elapsed() >= earliest, "not before the grace time: {:?}", stopped.elapsed());
+    let mut bots = BotServiceClient::connect(shards[1].url.clone()).await.unwrap();
+    bots.list_bots(Request::new(pb::ListBotsRequest::default())).await.expect("calls without a key go on");
+
+    // Back: keys work again and shared calls succeed, on every shard.
+    postgres.run();
+    for shard in &shards {
+        shard.until_key(&ada, Code::Ok, Duration::from_secs(5)).await;
+    }
+    let bob = create_account(&shards[1], "bob").await.expect("the database is back");
+    shards[0].until_key(&bob, Code::Ok, Duration::from_secs(1)).await;
+}
