@@ -1,6 +1,7 @@
 //! `clack db`: the cluster's shared PostgreSQL database. `migrate` applies the schema this build
 //! knows (a shard also does so when it starts), for operators who migrate before they roll
-//! shards out; `status` says which migrations a database has.
+//! shards out; `status` says which migrations a database has; `shards` which shards are
+//! registered and whether each still beats.
 //!
 //! This module parses the command and reports; the schema and its SQL are
 //! `clack_server::cluster`'s.
@@ -14,6 +15,8 @@ pub(crate) enum Command {
     Migrate(DbArgs),
     /// List the migrations this build knows and whether the database has each.
     Status(DbArgs),
+    /// List the cluster's shards: address, version, when each started and last beat, up or down.
+    Shards(DbArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -27,6 +30,7 @@ pub(crate) async fn run(command: &Command) -> anyhow::Result<()> {
     match command {
         Command::Migrate(args) => migrate_now(args).await,
         Command::Status(args) => status(args).await,
+        Command::Shards(args) => shards(args).await,
     }
 }
 
@@ -53,6 +57,23 @@ async fn status(args: &DbArgs) -> anyhow::Result<()> {
     for (version, name, _) in migrate::MIGRATIONS {
         let state = if applied.contains(version) { "applied" } else { "pending" };
         println!("{version:>4}  {state:<8} {name}");
+    }
+    Ok(())
+}
+
+#[allow(clippy::print_stdout)] // the command's report
+async fn shards(args: &DbArgs) -> anyhow::Result<()> {
+    let database = open(args)?;
+    let rows = clack_server::cluster::shards::list(&database)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context(database.shown().to_owned())?;
+    let now = clack_server::now();
+    println!("{:<20} {:<5} {:<22} {:<8} {:>12}", "shard", "state", "address", "version", "last beat");
+    for row in rows {
+        let state = if row.up { "up" } else { "down" };
+        let ago = (now - row.last_beat_unix_millis).max(0) as f64 / 1000.0;
+        println!("{:<20} {state:<5} {:<22} {:<8} {ago:>10.1} s ago", row.name, row.address, row.version);
     }
     Ok(())
 }

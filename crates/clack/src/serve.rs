@@ -81,9 +81,10 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     let (shard, peers) = (args.shard_name()?, args.peer_list()?);
     let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas(), shard };
     let shared = args.shared()?;
-    if let Some(shared) = &shared {
-        let applied = shared.database.migrate().await.context("the shared database")?;
-        tracing::info!(database = %shared.database.shown(), ?applied, "shared database ready");
+    let database = shared.as_ref().map(|shared| shared.database.clone());
+    if let Some(database) = &database {
+        let applied = database.migrate().await.context("the shared database")?;
+        tracing::info!(database = %database.shown(), ?applied, "shared database ready");
     }
     let hub = Hub::open_shard(store, Some(host), limits, shared).await?;
     match admin_key(args)? {
@@ -96,6 +97,14 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
     let metrics_listener = metrics_listener(args).await?;
     let addr = listener.local_addr()?;
+    let beating = match &database {
+        Some(database) => {
+            use clack_server::cluster::shards;
+            shards::register(database, &args.shard, &addr.to_string()).await.context("the shared database")?;
+            Some(tokio::spawn(shards::beat(database.clone(), args.shard.clone())))
+        }
+        None => None,
+    };
     println!("listening on {addr}");
     if !args.no_web {
         tracing::info!(url = %format!("http://{addr}/"), "web app");
@@ -124,6 +133,9 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     };
     let served = clack_server::serve(hub, Some(bots), listener, config, shutdown_signal()).await;
     if let Some(task) = metrics_task {
+        task.abort();
+    }
+    if let Some(task) = beating {
         task.abort();
     }
     served.map_err(|e| anyhow::anyhow!(e))

@@ -3,7 +3,7 @@
 //! one shard works on the others; a revocation on one is refused on every shard within a second;
 //! when the database stops, games play on, shared calls answer UNAVAILABLE naming the database,
 //! keys already known keep working for the grace time and no longer, and all comes back when the
-//! database does. PostgreSQL must be installed (`apt-get install postgresql`): without it the
+//! database does; a shard that stops is shown as down. PostgreSQL must be installed (`apt-get install postgresql`): without it the
 //! test fails, it does not skip.
 
 #![allow(clippy::unwrap_used)] // a test that cannot set up fails, and says where
@@ -219,9 +219,16 @@ async fn a_key_made_on_one_shard_works_on_every_shard_and_a_revocation_reaches_a
 
     // The shards migrated the database at start; the command finds it current and says so.
     let migrate = clack(&["db", "migrate", "--database", &postgres.url()]);
-    assert!(migrate.contains("the schema is current (version 1)"), "{migrate}");
+    let latest = clack_server::cluster::migrate::latest();
+    assert!(migrate.contains(&format!("the schema is current (version {latest})")), "{migrate}");
     let status = clack(&["db", "status", "--database", &postgres.url()]);
-    assert!(status.contains("applied  accounts and keys"), "{status}");
+    assert_eq!(status.lines().filter(|line| line.contains(" applied ")).count(), latest as usize, "{status}");
+    assert!(!status.contains("pending"), "{status}");
+
+    let listed = clack(&["db", "shards", "--database", &postgres.url()]);
+    for name in ["a", "b", "c"] {
+        assert!(listed.lines().any(|line| line.starts_with(name) && line.contains(" up ")), "{listed}");
+    }
 
     let ada = create_account(&shards[0], "ada").await.unwrap();
     for shard in &shards {
@@ -256,6 +263,21 @@ async fn a_key_made_on_one_shard_works_on_every_shard_and_a_revocation_reaches_a
     assert_eq!(twice.info.unwrap().revoked_unix_millis, revoked_at);
     for shard in &shards {
         assert_eq!(shard.try_key(&second.key).await, Code::Ok);
+    }
+
+    // A shard that stops beating is shown as down within a few seconds; the others stay up.
+    let mut shards = shards;
+    drop(shards.pop());
+    let start = Instant::now();
+    loop {
+        let listed = clack(&["db", "shards", "--database", &postgres.url()]);
+        let state = |name: &str| listed.lines().find(|line| line.starts_with(name)).map(|line| line.contains(" up "));
+        if state("c") == Some(false) {
+            assert_eq!((state("a"), state("b")), (Some(true), Some(true)), "{listed}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(6), "shard c is still shown up: {listed}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
     drop(postgres);
 }

@@ -10,8 +10,10 @@
 use tokio_postgres::Client;
 
 /// Every migration this build knows: (version, name, SQL).
-pub const MIGRATIONS: &[(i32, &str, &str)] =
-    &[(1, "accounts and keys", include_str!("migrations/0001_accounts_and_keys.sql"))];
+pub const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (1, "accounts and keys", include_str!("migrations/0001_accounts_and_keys.sql")),
+    (2, "shards", include_str!("migrations/0002_shards.sql")),
+];
 
 /// The newest version this build knows.
 pub fn latest() -> i32 {

@@ -2,7 +2,8 @@
 //! one thing across shards rather than one per server.
 //!
 //! Without `--database` a server keeps all of it in its own sled store and this module is not
-//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]); each
+//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]) and the
+//! registry of shards with their heartbeats ([`shards`]); each
 //! shard still keeps its games' event logs in its own store, and nothing on a move's path ever
 //! calls the database.
 //!
@@ -14,6 +15,7 @@
 
 pub(crate) mod accounts;
 pub mod migrate;
+pub mod shards;
 
 use std::sync::Arc;
 use std::time::Duration;
