@@ -19,6 +19,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::auth;
 use crate::bots::{BotHost, drive_bots};
+use crate::cluster::index::Index;
 use crate::error::{Error, Result};
 use crate::view;
 
@@ -140,6 +141,8 @@ pub struct Actor {
     join_timeout: Option<std::time::Duration>,
     /// When the last commit was made: a paced game's bot acts no sooner than its pace after it.
     last_commit: tokio::time::Instant,
+    /// The cluster's game index, told of the game's changes of status (never of moves).
+    index: Option<Arc<Index>>,
 }
 
 /// Something the game's task must do at a wall-clock time without being asked.
@@ -175,13 +178,14 @@ impl Actor {
         tokens: Vec<Option<auth::TokenHash>>,
         bots: Option<Arc<dyn BotHost>>,
         join_timeout: std::time::Duration,
+        index: Option<Arc<Index>>,
     ) -> (Actor, watch::Receiver<Arc<Snapshot>>) {
         let (events, _) = broadcast::channel(WATCH_BUFFER);
         let current = Arc::new(Snapshot { log, tokens: tokens.into() });
         let (published, snapshots) = watch::channel(current.clone());
         let join_timeout = (!join_timeout.is_zero()).then_some(join_timeout);
         let last_commit = tokio::time::Instant::now();
-        (Actor { current, published, store, events, bots, join_timeout, last_commit }, snapshots)
+        (Actor { current, published, store, events, bots, join_timeout, last_commit, index }, snapshots)
     }
 
     fn log(&self) -> &GameLog {
@@ -431,7 +435,16 @@ impl Actor {
         tokens: Arc<[Option<auth::TokenHash>]>,
     ) -> Result<()> {
         let summary = view::summary(&next);
+        // The index hears of a seat taken, the start and the end, never of a move: a move
+        // leaves an active game active.
+        let noted = (next.status() != self.log().status() || next.status() == Status::Waiting)
+            .then(|| self.index.clone())
+            .flatten()
+            .map(|index| (index, summary.clone()));
         self.store.append(self.log().id(), self.log().sequence(), events.clone(), summary).await?;
+        if let Some((index, summary)) = noted {
+            index.note(summary);
+        }
         self.current = Arc::new(Snapshot { log: next, tokens });
         self.last_commit = tokio::time::Instant::now();
         self.published.send_replace(self.current.clone());

@@ -21,6 +21,7 @@ use crate::access::{Access, Identity, Mode, Owner, OwnerRecord, Principal, new_o
 use crate::actor::{Actor, Caller, Command, Move, Snapshot, Subscription};
 use crate::auth;
 use crate::bots::BotHost;
+use crate::cluster::index::Index;
 use crate::error::{Error, Result};
 use crate::policy::{self, Action};
 use crate::quota::{self, Meter, Quotas};
@@ -87,6 +88,8 @@ pub struct Hub {
     limits: Limits,
     access: Arc<Access>,
     meter: Arc<Meter>,
+    /// The cluster's game index, on a shard with a shared database.
+    index: Option<Arc<Index>>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -112,9 +115,12 @@ impl Hub {
         limits: Limits,
         shared: Option<crate::cluster::Shared>,
     ) -> Result<Arc<Hub>> {
-        let access = match shared {
-            Some(shared) => Access::open_shared(shared.database, limits.mode, shared.key_grace).await?,
-            None => Access::open(store.clone(), limits.mode).await?,
+        let (access, index) = match shared {
+            Some(shared) => {
+                let index = Index::start(shared.database.clone(), limits.shard.as_str().to_owned(), store.clone());
+                (Access::open_shared(shared.database, limits.mode, shared.key_grace).await?, Some(index))
+            }
+            None => (Access::open(store.clone(), limits.mode).await?, None),
         };
         let meter = Arc::new(Meter::new(limits.quotas));
         let reviewed = store
@@ -135,6 +141,7 @@ impl Hub {
             limits,
             access,
             meter,
+            index,
         });
         let (mut restored, mut damaged) = (0, 0);
         for game_id in hub.unfinished().await? {
@@ -242,8 +249,14 @@ impl Hub {
         let tokens = self.token_hashes(&log).await?;
         let quota_key = self.owner(&id).await?.map(|record| record.quota_key);
         let (commands, receiver) = mpsc::channel(QUEUE);
-        let (actor, snapshot) =
-            Actor::new(log, self.store.clone(), tokens, self.bots.clone(), self.limits.join_timeout);
+        let (actor, snapshot) = Actor::new(
+            log,
+            self.store.clone(),
+            tokens,
+            self.bots.clone(),
+            self.limits.join_timeout,
+            self.index.clone(),
+        );
         self.live_map().insert(id.clone(), Live { commands, snapshot, quota_key });
         let hub = Arc::downgrade(self);
         tokio::spawn(async move {
@@ -399,7 +412,11 @@ impl Hub {
     /// already over is sealed with it).
     async fn store_new(&self, log: &GameLog, events: Vec<pb::Event>, owner: &OwnerRecord) -> Result<()> {
         self.store.put(&owner_key(log.id()), owner.encode_to_vec()).await?;
-        self.store.append(log.id(), 0, events, view::summary(log)).await?;
+        let summary = view::summary(log);
+        self.store.append(log.id(), 0, events, summary.clone()).await?;
+        if let Some(index) = &self.index {
+            index.note(summary);
+        }
         Ok(())
     }
 
@@ -615,35 +632,30 @@ impl Hub {
     /// same however many games are stored. The page token is the store's cursor, checked against
     /// the filter it was made for.
     pub async fn list(&self, request: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse> {
-        let kind = clack_log::convert::kind_filter(request.kind, "kind")?;
-        let status = pb::GameStatus::try_from(request.status)
-            .map_err(|_| clack_log::convert::FieldError::new("status", format!("unknown status {}", request.status)))?;
-        if request.page_size > 100 {
-            return Err(clack_log::convert::FieldError::new("page_size", "at most 100").into());
-        }
-        let kind = kind.map_or(0, |k| clack_log::convert::kind_to_proto(k) as i32);
-        let status = status as i32;
-        let after = match request.page_token.as_str() {
-            "" => None,
-            token => Some(
-                clack_store::Cursor::from_token(token, kind, status)
-                    .map_err(|e| clack_log::convert::FieldError::new("page_token", e.to_string()))?,
-            ),
-        };
-        let limit = if request.page_size == 0 { 20 } else { request.page_size as usize };
-        let query = clack_store::ListQuery { kind, status, after, limit };
-        let mut page = match request.bot_id.as_str() {
-            "" => self.store.list(query).await?,
-            bot_id => self.list_of_bot(query, bot_id).await?,
+        let query = list_query(request)?;
+        let (kind, status) = (query.kind, query.status);
+        let mut page = match (request.bot_id.as_str(), &self.index) {
+            ("", Some(index)) => index.list(&query).await?,
+            ("", None) => self.store.list(query).await?,
+            (bot_id, _) => self.list_of_bot(query, bot_id).await?,
         };
         let next_page_token = page.next.map(|c| c.to_token(kind, status)).unwrap_or_default();
         {
+            // This shard's kept reviews are current here; other shards' come with their rows.
             let reviewed = self.reviewed.read().unwrap_or_else(std::sync::PoisonError::into_inner);
             for game in &mut page.games {
-                game.reviewed = reviewed.get(&game.game_id).cloned().unwrap_or_default();
+                if let Some(levels) = reviewed.get(&game.game_id) {
+                    game.reviewed.clone_from(levels);
+                }
             }
         }
         Ok(pb::ListGamesResponse { games: page.games, next_page_token })
+    }
+
+    /// Whether `ListGames` answers for the whole cluster from the shared index, so that no
+    /// fan-out to peers is needed: with a shared database, for every filter but a bot's games.
+    pub fn lists_cluster(&self, request: &pb::ListGamesRequest) -> bool {
+        self.index.is_some() && request.bot_id.is_empty()
     }
 
     /// A page of the games with a seat of `bot_id`: the listing read in order and filtered,
@@ -681,7 +693,13 @@ impl Hub {
             }
             levels.join(",")
         };
-        self.store.put(&format!("{REVIEWED}{game_id}"), levels.into_bytes()).await?;
+        self.store.put(&format!("{REVIEWED}{game_id}"), levels.clone().into_bytes()).await?;
+        if let Some(index) = &self.index
+            && let Some(mut summary) = self.store.summary(game_id).await?
+        {
+            summary.reviewed = levels.split(',').map(str::to_owned).collect();
+            index.note(summary);
+        }
         Ok(())
     }
 
@@ -761,4 +779,25 @@ impl Hub {
     pub async fn flush(&self) -> Result<()> {
         Ok(self.store.flush().await?)
     }
+}
+
+/// The listing a `ListGames` request asks for, every field checked.
+fn list_query(request: &pb::ListGamesRequest) -> Result<clack_store::ListQuery> {
+    let kind = clack_log::convert::kind_filter(request.kind, "kind")?;
+    let status = pb::GameStatus::try_from(request.status)
+        .map_err(|_| clack_log::convert::FieldError::new("status", format!("unknown status {}", request.status)))?;
+    if request.page_size > 100 {
+        return Err(clack_log::convert::FieldError::new("page_size", "at most 100").into());
+    }
+    let kind = kind.map_or(0, |k| clack_log::convert::kind_to_proto(k) as i32);
+    let status = status as i32;
+    let after = match request.page_token.as_str() {
+        "" => None,
+        token => Some(
+            clack_store::Cursor::from_token(token, kind, status)
+                .map_err(|e| clack_log::convert::FieldError::new("page_token", e.to_string()))?,
+        ),
+    };
+    let limit = if request.page_size == 0 { 20 } else { request.page_size as usize };
+    Ok(clack_store::ListQuery { kind, status, after, limit })
 }

@@ -148,7 +148,9 @@ fn postgres_bin() -> PathBuf {
 struct Shard {
     process: Child,
     url: String,
-    _data: tempfile::TempDir,
+    data: tempfile::TempDir,
+    args: Vec<String>,
+    database: String,
 }
 
 impl Drop for Shard {
@@ -162,9 +164,22 @@ impl Shard {
     fn start(name: &str, database: &str, mode: &str, grace_secs: &str) -> Shard {
         let data = tempfile::tempdir().unwrap();
         let args = ["--shard", name, "--mode", mode, "--database-key-grace-secs", grace_secs];
+        let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        let (process, url) = Shard::spawn(data.path(), &args, database);
+        Shard { process, url, data, args, database: database.to_owned() }
+    }
+
+    fn spawn(data: &Path, args: &[String], database: &str) -> (Child, String) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let envs = [("CLACK_DATABASE", database), ("CLACK_ADMIN_KEY", ADMIN_KEY)];
-        let (process, url) = support::spawn_server(data.path(), &args, &envs);
-        Shard { process, url, _data: data }
+        support::spawn_server(data, &args, &envs)
+    }
+
+    /// Kills the process and starts it again over the same data (on a new port).
+    fn restart(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+        (self.process, self.url) = Shard::spawn(self.data.path(), &self.args, &self.database);
     }
 
     async fn admin(&self) -> AdminServiceClient<Channel> {
@@ -301,6 +316,9 @@ async fn with_the_database_away_games_play_on_and_keys_last_only_the_grace_time(
     let refused = create_account(&shards[0], "bob").await.expect_err("no database");
     assert_eq!(refused.code(), Code::Unavailable, "{}", refused.message());
     assert!(refused.message().contains("database"), "{}", refused.message());
+    let listing = games.list_games(pb::ListGamesRequest::default()).await.expect_err("the index is away");
+    assert_eq!(listing.code(), Code::Unavailable, "{}", listing.message());
+    assert!(listing.message().contains("database"), "{}", listing.message());
     // The game goes on to its end, and a new one can be made and played: logs are local.
     play_to_end(&mut games, &game, &tokens).await;
     let (other, other_tokens) = new_game(&mut games, straight_options(2, 50), 8).await;
@@ -323,4 +341,116 @@ async fn with_the_database_away_games_play_on_and_keys_last_only_the_grace_time(
     }
     let bob = create_account(&shards[1], "bob").await.expect("the database is back");
     shards[0].until_key(&bob, Code::Ok, Duration::from_secs(1)).await;
+    // The index caught up with what shard b did meanwhile: the game that ended and the game
+    // made and played during the outage are listed finished, once each, from shard a.
+    let both = [game.clone(), other.clone()];
+    until_listed(&shards[0], &both, pb::GameStatus::Finished, Duration::from_secs(5)).await;
+    let listed = list_all(&shards[0], pb::GameStatus::Unspecified, 100).await;
+    for id in &both {
+        assert_eq!(listed.iter().filter(|g| &g.game_id == id).count(), 1, "{id} once");
+    }
+}
+
+/// Every game `ListGames` on `shard` shows with this filter, page by page (`size` a page).
+async fn list_all(shard: &Shard, status: pb::GameStatus, size: u32) -> Vec<pb::GameSummary> {
+    let mut games = shard.games().await;
+    let (mut all, mut token) = (Vec::new(), String::new());
+    loop {
+        let request =
+            pb::ListGamesRequest { page_size: size, page_token: token, status: status as i32, ..Default::default() };
+        let page = games.list_games(request).await.unwrap().into_inner();
+        all.extend(page.games);
+        if page.next_page_token.is_empty() {
+            return all;
+        }
+        token = page.next_page_token;
+    }
+}
+
+/// Waits (up to `limit`) until `shard` lists every one of `ids` with `status`.
+async fn until_listed(shard: &Shard, ids: &[String], status: pb::GameStatus, limit: Duration) {
+    let start = Instant::now();
+    loop {
+        let listed: Vec<String> = list_all(shard, status, 100).await.into_iter().map(|g| g.game_id).collect();
+        if ids.iter().all(|id| listed.contains(id)) {
+            return;
+        }
+        assert!(start.elapsed() < limit, "{} lists {listed:?}, not all of {ids:?}", shard.url);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn list_games_on_any_shard_is_one_query_over_the_shared_index_paged_newest_first() {
+    let postgres = Postgres::start();
+    let shards: Vec<Shard> =
+        ["a", "b", "c"].iter().map(|name| Shard::start(name, &postgres.url(), "open", "60")).collect();
+    // Two games made on each shard, one of them played to its end.
+    let mut made = Vec::new();
+    let mut finished = Vec::new();
+    for (i, shard) in shards.iter().enumerate() {
+        let mut games = shard.games().await;
+        for seed in 0..2u64 {
+            let (game, tokens) = new_game(&mut games, straight_options(2, 50), 10 * i as u64 + seed).await;
+            if seed == 0 {
+                play_to_end(&mut games, &game, &tokens).await;
+                finished.push(game.clone());
+            }
+            made.push(game);
+        }
+    }
+    until_listed(&shards[1], &made, pb::GameStatus::Unspecified, Duration::from_secs(2)).await;
+    until_listed(&shards[2], &finished, pb::GameStatus::Finished, Duration::from_secs(2)).await;
+
+    // Paged two at a time from shard b, while shard c creates a game before every page: every
+    // page holds strictly older games than the one before, nothing twice, nothing made before
+    // the first page missing, nothing made after it shown.
+    let mut games = shards[1].games().await;
+    let mut newer = shards[2].games().await;
+    let (mut seen, mut token, mut last): (Vec<pb::GameSummary>, String, Option<(i64, String)>) =
+        (Vec::new(), String::new(), None);
+    let mut created_meanwhile = Vec::new();
+    loop {
+        let request = pb::ListGamesRequest { page_size: 2, page_token: token.clone(), ..Default::default() };
+        let page = games.list_games(request).await.unwrap().into_inner();
+        for game in &page.games {
+            let key = (game.created_unix_millis, game.game_id.clone());
+            assert!(last.as_ref().is_none_or(|l| key < *l), "{key:?} is not older than {last:?}");
+            last = Some(key);
+        }
+        seen.extend(page.games);
+        let (game, _) = new_game(&mut newer, straight_options(2, 50), 99).await;
+        created_meanwhile.push(game);
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+    }
+    let ids: Vec<&String> = seen.iter().map(|g| &g.game_id).collect();
+    for game in &made {
+        assert_eq!(ids.iter().filter(|id| **id == game).count(), 1, "{game} once in {ids:?}");
+    }
+    for game in &created_meanwhile {
+        assert!(!ids.contains(&game), "{game}, made after the first page, is not on a later one");
+    }
+    let shards_seen: std::collections::BTreeSet<&str> = ids.iter().filter_map(|id| id.split('_').next()).collect();
+    assert_eq!(shards_seen.into_iter().collect::<Vec<_>>(), ["a", "b", "c"], "one listing holds every shard's games");
+    // The finished filter is served by the index too, from any shard.
+    let done: Vec<String> =
+        list_all(&shards[0], pb::GameStatus::Finished, 1).await.into_iter().map(|g| g.game_id).collect();
+    let mut expected = finished.clone();
+    expected.sort();
+    let mut got = done.clone();
+    got.sort();
+    assert_eq!(got, expected, "only the finished games, one a page");
+
+    // A shard killed and started again over its data reconciles: its games stay listed, and a
+    // game it finishes afterwards is listed finished from the other shards.
+    let mut shards = shards;
+    shards[0].restart();
+    let mut games = shards[0].games().await;
+    let (game, tokens) = new_game(&mut games, straight_options(2, 50), 5).await;
+    play_to_end(&mut games, &game, &tokens).await;
+    until_listed(&shards[1], &[game], pb::GameStatus::Finished, Duration::from_secs(2)).await;
+    until_listed(&shards[0], &made, pb::GameStatus::Unspecified, Duration::from_secs(2)).await;
 }

@@ -13,6 +13,7 @@ use tokio_postgres::Client;
 pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "accounts and keys", include_str!("migrations/0001_accounts_and_keys.sql")),
     (2, "shards", include_str!("migrations/0002_shards.sql")),
+    (3, "game index", include_str!("migrations/0003_game_index.sql")),
 ];
 
 /// The newest version this build knows.

@@ -2,8 +2,9 @@
 //! one thing across shards rather than one per server.
 //!
 //! Without `--database` a server keeps all of it in its own sled store and this module is not
-//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]) and the
-//! registry of shards with their heartbeats ([`shards`]); each
+//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]), the
+//! index of every shard's games behind `ListGames` ([`index`]) and the registry of shards with
+//! their heartbeats ([`shards`]); each
 //! shard still keeps its games' event logs in its own store, and nothing on a move's path ever
 //! calls the database.
 //!
@@ -14,6 +15,7 @@
 //! that error, and nothing of games.
 
 pub(crate) mod accounts;
+pub mod index;
 pub mod migrate;
 pub mod shards;
 

@@ -1,0 +1,275 @@
+//! The cluster's game index: every shard's games in one table, so that `ListGames` on any shard
+//! is one indexed query, newest first, paged by a keyset cursor.
+//!
+//! A shard tells its [`Index`] about a game when the game is created, while its seats fill, when
+//! it starts and when it ends, and when a review of it is kept ([`Index::note`]: a send on a
+//! channel, never a wait). One task writes what it is told in batches. The shard's store is the
+//! truth and the index a projection of it: when a write fails (the database is away), the task
+//! drops what it held and, once the database answers again, *reconciles*: it reads the shard's
+//! own listing page by page and writes every game whose row is missing or behind. It does the
+//! same at start, for whatever a crash or an outage left unwritten. Every write is an upsert that
+//! never takes a row back to an older sequence, so writing twice changes nothing.
+//!
+//! Nothing here runs per move: an active game's row keeps the sequence it had when it started,
+//! and only its end moves it on. This module knows the table and the SQL; what a summary holds
+//! is the hub's.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clack_proto::v1 as pb;
+use clack_store::{Cursor, Durable, ListQuery, Page};
+use prost::Message;
+use tokio::sync::mpsc;
+
+use super::Database;
+use crate::error::{Error, Result};
+
+/// The most games one upsert writes.
+const BATCH: usize = 256;
+/// The games of the shard's listing one reconciliation step compares.
+const RECONCILE_PAGE: usize = 500;
+/// How long the writer waits before trying the database again.
+const RETRY: Duration = Duration::from_secs(1);
+/// Where the hub keeps the levels of kept reviews (`reviewed/{game}`), read to reconcile.
+const REVIEWED: &str = "reviewed/";
+
+/// The shard's writer into the game index, and the reader of the whole cluster's listing.
+pub struct Index {
+    database: Arc<Database>,
+    notes: mpsc::UnboundedSender<pb::GameSummary>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index").field("database", &self.database).finish_non_exhaustive()
+    }
+}
+
+impl Index {
+    /// Starts the writer for `shard`, which reconciles the shard's rows from `store` first.
+    pub fn start(database: Arc<Database>, shard: String, store: Durable) -> Arc<Index> {
+        let (notes, received) = mpsc::unbounded_channel();
+        tokio::spawn(write_loop(Writer { database: database.clone(), shard, store }, received));
+        Arc::new(Index { database, notes })
+    }
+
+    /// Tells the index a game's summary as it stands now. Never waits; if the writer is gone
+    /// (shutting down), the next start's reconciliation writes it.
+    pub fn note(&self, summary: pb::GameSummary) {
+        let _ = self.notes.send(summary);
+    }
+
+    /// One page of the whole cluster's games: newest created first (ties: larger id first),
+    /// filtered by kind and status, after the cursor.
+    pub async fn list(&self, query: &ListQuery) -> Result<Page> {
+        let client = self.database.client().await?;
+        let fail = |e| self.database.failed("listing games", e);
+        let (sql, params) = list_sql(query);
+        let statement = client.prepare_cached(&sql).await.map_err(fail)?;
+        let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params.iter().map(Param::as_sql).collect();
+        let rows = client.query(&statement, &args).await.map_err(fail)?;
+        let mut games = rows
+            .iter()
+            .map(|row| {
+                pb::GameSummary::decode(row.get::<_, &[u8]>(0))
+                    .map_err(|e| Error::Internal(format!("an index row does not decode: {e}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let more = games.len() > query.limit;
+        games.truncate(query.limit);
+        let next = if more { games.last().map(Cursor::of) } else { None };
+        Ok(Page { games, next })
+    }
+}
+
+/// A query parameter of the listing.
+enum Param {
+    Int(i32),
+    Long(i64),
+    Text(String),
+}
+
+impl Param {
+    fn as_sql(&self) -> &(dyn tokio_postgres::types::ToSql + Sync) {
+        match self {
+            Param::Int(v) => v,
+            Param::Long(v) => v,
+            Param::Text(v) => v,
+        }
+    }
+}
+
+/// The listing's SQL for this query's filters, so that each filter's index serves it (one
+/// generic statement with `$1 = 0 OR …` would plan for no filter at all).
+fn list_sql(query: &ListQuery) -> (String, Vec<Param>) {
+    let mut conditions = Vec::new();
+    let mut params = Vec::new();
+    if query.kind != 0 {
+        params.push(Param::Int(query.kind));
+        conditions.push(format!("kind = ${}", params.len()));
+    }
+    if query.status != 0 {
+        params.push(Param::Int(query.status));
+        conditions.push(format!("status = ${}", params.len()));
+    }
+    if let Some(after) = &query.after {
+        params.push(Param::Long(after.created_unix_millis));
+        params.push(Param::Text(after.game_id.clone()));
+        conditions.push(format!("(created_unix_millis, id) < (${}, ${})", params.len() - 1, params.len()));
+    }
+    let filter = if conditions.is_empty() { String::new() } else { format!(" WHERE {}", conditions.join(" AND ")) };
+    let limit = query.limit + 1;
+    let sql = format!("SELECT summary FROM games{filter} ORDER BY created_unix_millis DESC, id DESC LIMIT {limit}");
+    (sql, params)
+}
+
+/// What the writer task needs.
+struct Writer {
+    database: Arc<Database>,
+    shard: String,
+    store: Durable,
+}
+
+/// Writes notes in batches; after a failure, and at start, reconciles before writing again.
+async fn write_loop(writer: Writer, mut notes: mpsc::UnboundedReceiver<pb::GameSummary>) {
+    let mut behind = true;
+    let mut away = false;
+    loop {
+        if behind {
+            // Notes that arrive meanwhile are written after; reconciling covers them anyway.
+            match writer.reconcile().await {
+                Ok(written) => {
+                    if away {
+                        tracing::info!(shard = %writer.shard, "the shared database is back; game index written again");
+                    }
+                    tracing::info!(shard = %writer.shard, written, "game index reconciled with this shard's store");
+                    behind = false;
+                    away = false;
+                }
+                Err(error) => {
+                    if !away {
+                        tracing::warn!(shard = %writer.shard, %error, "cannot write the game index; will reconcile when the database is back");
+                        away = true;
+                    }
+                    tokio::time::sleep(RETRY).await;
+                    continue;
+                }
+            }
+        }
+        let Some(first) = notes.recv().await else { return };
+        let mut batch = HashMap::from([(first.game_id.clone(), first)]);
+        while batch.len() < BATCH {
+            match notes.try_recv() {
+                Ok(summary) => {
+                    batch.insert(summary.game_id.clone(), summary);
+                }
+                Err(_) => break,
+            }
+        }
+        let batch: Vec<pb::GameSummary> = batch.into_values().collect();
+        if let Err(error) = writer.upsert(&batch).await {
+            tracing::warn!(shard = %writer.shard, %error, games = batch.len(), "a game index write failed; will reconcile");
+            behind = true;
+            away = true;
+        }
+    }
+}
+
+impl Writer {
+    /// Writes these summaries, each unless its row is already at a later sequence.
+    async fn upsert(&self, games: &[pb::GameSummary]) -> Result<()> {
+        let client = self.database.client().await?;
+        let ids: Vec<&str> = games.iter().map(|g| g.game_id.as_str()).collect();
+        let kinds: Vec<i32> = games.iter().map(|g| g.kind).collect();
+        let statuses: Vec<i32> = games.iter().map(|g| g.status).collect();
+        let created: Vec<i64> = games.iter().map(|g| g.created_unix_millis).collect();
+        let sequences: Vec<i64> = games.iter().map(|g| g.sequence as i64).collect();
+        let reviewed: Vec<String> = games.iter().map(|g| g.reviewed.join(",")).collect();
+        let summaries: Vec<Vec<u8>> = games.iter().map(Message::encode_to_vec).collect();
+        client
+            .execute(
+                "INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, summary) \
+                 SELECT id, $2, kind, status, created, sequence, reviewed, summary \
+                 FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], $8::bytea[]) \
+                      AS g (id, kind, status, created, sequence, reviewed, summary) \
+                 ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, sequence = EXCLUDED.sequence, \
+                     reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now() \
+                 WHERE games.sequence <= EXCLUDED.sequence",
+                &[&ids, &self.shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries],
+            )
+            .await
+            .map_err(|e| self.database.failed("writing the game index", e))?;
+        Ok(())
+    }
+
+    /// Compares the shard's whole listing with its rows, a page at a time, and writes every game
+    /// whose row is missing or differs (status, sequence or reviews); answers how many.
+    async fn reconcile(&self) -> Result<usize> {
+        let reviewed: HashMap<String, String> = self
+            .store
+            .scan(REVIEWED)
+            .await?
+            .into_iter()
+            .map(|(key, levels)| (key[REVIEWED.len()..].to_owned(), String::from_utf8_lossy(&levels).into_owned()))
+            .collect();
+        let mut query = ListQuery { kind: 0, status: 0, after: None, limit: RECONCILE_PAGE };
+        let mut written = 0;
+        loop {
+            let page = self.store.list(query.clone()).await?;
+            let mut games = page.games;
+            for game in &mut games {
+                if let Some(levels) = reviewed.get(&game.game_id) {
+                    game.reviewed = levels.split(',').map(str::to_owned).collect();
+                }
+            }
+            let indexed = self.indexed(&games).await?;
+            let behind: Vec<pb::GameSummary> =
+                games.into_iter().filter(|g| indexed.get(&g.game_id) != Some(&row_of(g))).collect();
+            if !behind.is_empty() {
+                self.upsert(&behind).await?;
+                written += behind.len();
+            }
+            match page.next {
+                Some(next) => query.after = Some(next),
+                None => return Ok(written),
+            }
+        }
+    }
+
+    /// The rows these games have in the index: (status, sequence, reviewed) by id.
+    async fn indexed(&self, games: &[pb::GameSummary]) -> Result<HashMap<String, (i32, i64, String)>> {
+        let client = self.database.client().await?;
+        let ids: Vec<&str> = games.iter().map(|g| g.game_id.as_str()).collect();
+        let rows = client
+            .query("SELECT id, status, sequence, reviewed FROM games WHERE id = ANY($1)", &[&ids])
+            .await
+            .map_err(|e| self.database.failed("reading the game index", e))?;
+        Ok(rows.iter().map(|row| (row.get(0), (row.get(1), row.get(2), row.get(3)))).collect())
+    }
+}
+
+/// What a game's row holds that can change: (status, sequence, reviewed).
+fn row_of(game: &pb::GameSummary) -> (i32, i64, String) {
+    (game.status, game.sequence as i64, game.reviewed.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_filter_gets_its_own_statement_and_the_cursor_comes_last() {
+        let query = |kind, status, after: Option<Cursor>| ListQuery { kind, status, after, limit: 20 };
+        let (sql, params) = list_sql(&query(0, 0, None));
+        assert_eq!(sql, "SELECT summary FROM games ORDER BY created_unix_millis DESC, id DESC LIMIT 21");
+        assert!(params.is_empty());
+        let cursor = Cursor { created_unix_millis: 5, game_id: "a_1".into() };
+        let (sql, params) = list_sql(&query(1, 2, Some(cursor)));
+        assert!(sql.contains("WHERE kind = $1 AND status = $2 AND (created_unix_millis, id) < ($3, $4)"), "{sql}");
+        assert_eq!(params.len(), 4);
+        let (sql, _) = list_sql(&query(0, 2, None));
+        assert!(sql.contains("WHERE status = $1 ORDER BY"), "{sql}");
+    }
+}
