@@ -60,6 +60,10 @@ pub(crate) struct Args {
     /// to see what it costs ordinary games: compare runs with and without, taking turns.
     #[arg(long)]
     ladder: bool,
+    /// Run as a cluster's shard over this PostgreSQL database (accounts, keys and the game
+    /// index shared there), to see what it costs a move: compare runs with and without.
+    #[arg(long)]
+    database: Option<String>,
 }
 
 /// The bundled bots, for a ladder to play: (name, game, source).
@@ -194,16 +198,21 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let store = Durable::new(backend.clone(), durability)?;
     let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
-    let hub = Hub::open(
-        store,
-        Some(host),
-        Limits {
-            live_games: args.games * 4 + args.hostile,
-            quotas: clack_server::Quotas::unlimited(),
-            ..Limits::default()
-        },
-    )
-    .await?;
+    let shared = match &args.database {
+        Some(url) => {
+            let database = clack_server::cluster::Database::new(url).map_err(|e| anyhow::anyhow!("{e}"))?;
+            database.migrate().await.map_err(|e| anyhow::anyhow!("{e}"))?;
+            let key_grace = clack_server::cluster::DEFAULT_KEY_GRACE;
+            Some(clack_server::cluster::Shared { database, key_grace })
+        }
+        None => None,
+    };
+    let limits = Limits {
+        live_games: args.games * 4 + args.hostile,
+        quotas: clack_server::Quotas::unlimited(),
+        ..Limits::default()
+    };
+    let hub = Hub::open_shard(store, Some(host), limits, shared).await?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -222,13 +231,14 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     }
     let backend_name = if args.memory { "memory (no disk)" } else { "sled" };
     println!(
-        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections, metrics {}, ladder {}",
+        "clack bench: {} concurrent games, {backend_name} store, {durability:?} durability, {} s of each kind in {} turns, {} connections, metrics {}, ladder {}, database {}",
         args.games,
         args.seconds,
         args.rounds.max(1),
         channels.len(),
         if args.metrics { "on" } else { "off" },
-        if args.ladder { "on (default share, the bundled bots)" } else { "off" }
+        if args.ladder { "on (default share, the bundled bots)" } else { "off" },
+        if args.database.is_some() { "on (a cluster's shard)" } else { "off" }
     );
     let duration = Duration::from_secs(args.seconds);
     if args.hostile > 0 {

@@ -1,7 +1,8 @@
 //! `clack db`: the cluster's shared PostgreSQL database. `migrate` applies the schema this build
 //! knows (a shard also does so when it starts), for operators who migrate before they roll
 //! shards out; `status` says which migrations a database has; `shards` which shards are
-//! registered and whether each still beats.
+//! registered and whether each still beats; `bench` times the shared game index
+//! (`dbbench.rs`).
 //!
 //! This module parses the command and reports; the schema and its SQL are
 //! `clack_server::cluster`'s.
@@ -17,13 +18,32 @@ pub(crate) enum Command {
     Status(DbArgs),
     /// List the cluster's shards: address, version, when each started and last beat, up or down.
     Shards(DbArgs),
+    /// Time ListGames pages over a game index filled to `--games` rows (synthetic games of a
+    /// shard named `bench`; refused on a database that holds any other shard's games).
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct BenchArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// How many games the index holds when timed (synthetic ones are added up to it).
+    #[arg(long, default_value_t = 1_000_000)]
+    games: usize,
+    /// Queries timed per case.
+    #[arg(long, default_value_t = 200)]
+    rounds: usize,
+    /// Also time ListGames over gRPC on this running shard (`http://host:port`), which must
+    /// use the same database.
+    #[arg(long)]
+    server: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct DbArgs {
     /// The database, as given to `clack serve --database` (better through CLACK_DATABASE).
     #[arg(long, env = "CLACK_DATABASE")]
-    database: String,
+    pub(crate) database: String,
 }
 
 pub(crate) async fn run(command: &Command) -> anyhow::Result<()> {
@@ -31,6 +51,9 @@ pub(crate) async fn run(command: &Command) -> anyhow::Result<()> {
         Command::Migrate(args) => migrate_now(args).await,
         Command::Status(args) => status(args).await,
         Command::Shards(args) => shards(args).await,
+        Command::Bench(args) => {
+            crate::dbbench::run(&args.db.database, args.games, args.rounds, args.server.as_deref()).await
+        }
     }
 }
 

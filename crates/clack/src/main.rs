@@ -7,6 +7,7 @@ mod bench;
 mod botcli;
 mod config;
 mod crashloop;
+mod dbbench;
 mod dbcli;
 mod health;
 mod keys;

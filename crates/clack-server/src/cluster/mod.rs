@@ -98,7 +98,7 @@ impl Database {
     }
 
     /// A pooled connection, or UNAVAILABLE naming the database.
-    pub(crate) async fn client(&self) -> Result<deadpool_postgres::Object> {
+    pub async fn client(&self) -> Result<deadpool_postgres::Object> {
         self.pool.get().await.map_err(|e| {
             tracing::warn!(database = %self.shown, error = %e, "no connection to the shared database");
             Error::Database(format!("cannot connect: {}", short(&e.to_string())))
