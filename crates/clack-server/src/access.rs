@@ -288,12 +288,11 @@ impl Access {
     /// Loads every account and key from the cluster's database and follows its changes for as
     /// long as the answer lives; keys are accepted for `grace` after the last successful read.
     pub async fn open_shared(database: Arc<Database>, mode: Mode, grace: Duration) -> Result<Arc<Access>> {
-        let changes = accounts::changes(&database, "0").await?;
-        let from = changes.next.clone();
+        let (changes, from) = accounts::changes(&database, "0").await?;
         let records = Records::Shared { database: database.clone(), grace };
         let access = Arc::new(Access { records, mode, registry: RwLock::new(Registry::default()) });
         access.apply(changes);
-        tokio::spawn(accounts::follow(database, Arc::downgrade(&access), from));
+        tokio::spawn(crate::cluster::follow::follow(database, Arc::downgrade(&access), from));
         Ok(access)
     }
 

@@ -269,13 +269,14 @@ impl Hub {
     }
 
     /// Checks that every bot seat names a bot version that may take a seat in a game of `kind`.
-    fn check_bot_seats(&self, kind: Kind, seats: &[pb::SeatSpec]) -> Result<()> {
+    async fn check_bot_seats(&self, kind: Kind, seats: &[pb::SeatSpec]) -> Result<()> {
         for (i, spec) in seats.iter().enumerate() {
             let Some(pb::seat_spec::Occupant::Bot(bot)) = &spec.occupant else { continue };
             let field = format!("seats[{i}]");
             let Some(host) = &self.bots else {
                 return Err(Error::FailedPrecondition(format!("{field}: this server seats no bots")));
             };
+            host.learn(&bot.bot_id).await?;
             let plays = host.playable(&bot.bot_id, &bot.version).map_err(|e| e.about(&field))?;
             if let Some(plays) = plays.filter(|&plays| plays != kind) {
                 let message = format!("bot {} plays {}, not {}", bot.bot_id, plays.name(), kind.name());
@@ -307,7 +308,7 @@ impl Hub {
         crate::engines::pin_versions(&mut request.seats);
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
         let table = clack_log::convert::table_from_proto(request.options.as_ref())?;
-        self.check_bot_seats(options.kind(), &request.seats)?;
+        self.check_bot_seats(options.kind(), &request.seats).await?;
         self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = self.limits.shard.new_game_id();
@@ -329,7 +330,7 @@ impl Hub {
             .map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })?
             .game()
             .kind();
-        self.check_bot_seats(kind, &request.seats)?;
+        self.check_bot_seats(kind, &request.seats).await?;
         self.check_room(&caller.who)?;
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = self.limits.shard.new_game_id();
@@ -436,7 +437,7 @@ impl Hub {
         owner: &OwnerRecord,
         purpose: &str,
     ) -> Result<(GameLog, Vec<pb::Event>)> {
-        self.check_bot_seats(log.game().kind(), &log.created().seats)?;
+        self.check_bot_seats(log.game().kind(), &log.created().seats).await?;
         self.wait_for_room().await?;
         let id = log.id().to_owned();
         self.store_and_start(log, events, owner, purpose).await?;

@@ -2,7 +2,9 @@
 //!
 //! A bot's id is its name; each upload of new source adds a version (the hash of the source).
 //! Sources live under `botsrc/{id}/{version}`, a bot's summary (versions, ratings, statistics)
-//! under `bot/{id}`, and who owns it under `owner/bot/{id}`. Whether a caller may upload, read or
+//! under `bot/{id}`, and who owns it under `owner/bot/{id}`; on a cluster's shard
+//! (`--database`), in the shared database instead ([`crate::cluster::bots`]), which the library
+//! follows so that every shard can seat every bot. Whether a caller may upload, read or
 //! retire a bot is asked of [`crate::policy`]; how many bots and versions it may keep, of
 //! [`crate::quota`].
 //!
@@ -32,6 +34,8 @@ use tokio::sync::Semaphore;
 use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
 use crate::bots::remote::{self, Remotes};
 use crate::bots::{BotHost, Decision, Fault};
+use crate::cluster::Database;
+use crate::cluster::bots::{self as shared_bots, BotRow};
 use crate::error::{Error, Result};
 use crate::metrics::BotFigures;
 use crate::policy::{self, Action};
@@ -53,6 +57,8 @@ impl Asker<'_> {
 
 pub struct BotLibrary {
     store: Durable,
+    /// The cluster's database, where bots are kept instead of the store on a cluster's shard.
+    shared: Option<Arc<Database>>,
     engine: Arc<Engine>,
     limits: Limits,
     pool: Arc<Semaphore>,
@@ -149,6 +155,48 @@ pub(crate) const START_RATING: f64 = 1500.0;
 impl BotLibrary {
     /// Loads every bot summary from the store.
     pub async fn open(store: Durable, limits: Limits) -> Result<Arc<BotLibrary>> {
+        let (bots, owners) = BotLibrary::load(&store).await?;
+        Ok(BotLibrary::new(store, None, limits, bots, owners))
+    }
+
+    /// Loads every bot from the cluster's database and follows its changes for as long as the
+    /// library lives.
+    pub async fn open_shared(store: Durable, database: Arc<Database>, limits: Limits) -> Result<Arc<BotLibrary>> {
+        let (changes, from) = shared_bots::changes(&database, "0").await?;
+        let library = BotLibrary::new(store, Some(database.clone()), limits, HashMap::new(), HashMap::new());
+        library.apply_shared(changes);
+        tokio::spawn(crate::cluster::follow::follow(database, Arc::downgrade(&library), from));
+        Ok(library)
+    }
+
+    /// Takes in bots and versions the shared database says changed.
+    pub(crate) fn apply_shared(&self, changes: shared_bots::Changes) {
+        let mut bots = write(&self.bots);
+        for row in changes.bots {
+            let owner = OwnerRecord { owner: row.owner, quota_key: row.quota_key };
+            write(&self.owners).insert(row.id.clone(), owner);
+            let summary = bots.entry(row.id.clone()).or_default();
+            summary.bot_id.clone_from(&row.id);
+            summary.name = row.id;
+            summary.kind = row.kind;
+            summary.remote = row.remote;
+            summary.owner = row.owner_shown;
+            summary.retired = row.retired;
+        }
+        for row in changes.versions {
+            let Some(summary) = bots.get_mut(&row.bot_id) else { continue };
+            match summary.versions.iter_mut().find(|v| v.version == row.version.version) {
+                Some(known) => *known = row.version,
+                None => summary.versions.push(row.version),
+            }
+            // Upload order, the same on every shard: the newest version is the last.
+            summary
+                .versions
+                .sort_by(|a, b| (a.uploaded_unix_millis, &a.version).cmp(&(b.uploaded_unix_millis, &b.version)));
+        }
+    }
+
+    async fn load(store: &Durable) -> Result<(HashMap<String, pb::BotSummary>, HashMap<String, OwnerRecord>)> {
         let mut bots = HashMap::new();
         for (_, bytes) in store.scan("bot/").await? {
             let summary = pb::BotSummary::decode(bytes.as_slice()).map_err(|e| Error::Internal(e.to_string()))?;
@@ -159,11 +207,22 @@ impl BotLibrary {
             let record = OwnerRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("{key}: {e}")))?;
             owners.insert(key.trim_start_matches("owner/bot/").to_owned(), record);
         }
+        Ok((bots, owners))
+    }
+
+    fn new(
+        store: Durable,
+        shared: Option<Arc<Database>>,
+        limits: Limits,
+        bots: HashMap<String, pb::BotSummary>,
+        owners: HashMap<String, OwnerRecord>,
+    ) -> Arc<BotLibrary> {
         // One core is always left to request handling, so that bots that burn their whole
         // deadline cannot slow other games down.
         let threads = std::thread::available_parallelism().map_or(2, usize::from).saturating_sub(1).max(1);
-        Ok(Arc::new(BotLibrary {
+        Arc::new(BotLibrary {
             store,
+            shared,
             engine: Arc::new(sandbox::engine(&limits)),
             limits,
             pool: Arc::new(Semaphore::new(threads)),
@@ -175,7 +234,7 @@ impl BotLibrary {
             owners: RwLock::new(owners),
             output: Mutex::new(HashMap::new()),
             remotes: Remotes::new(remote::DEFAULT_MOVE_LIMIT),
-        }))
+        })
     }
 
     fn compile(&self, source: &str) -> Result<Bot> {
@@ -185,8 +244,12 @@ impl BotLibrary {
         })
     }
 
+    /// Keeps a summary: in the store, or, on a cluster's shard, only in memory (its rows were
+    /// written by the caller, and the follower brings other shards' changes).
     async fn save(&self, summary: &pb::BotSummary) -> Result<()> {
-        self.store.put(&format!("bot/{}", summary.bot_id), summary.encode_to_vec()).await?;
+        if self.shared.is_none() {
+            self.store.put(&format!("bot/{}", summary.bot_id), summary.encode_to_vec()).await?;
+        }
         write(&self.bots).insert(summary.bot_id.clone(), summary.clone());
         Ok(())
     }
@@ -279,19 +342,39 @@ impl BotLibrary {
         if !summary.versions.iter().any(|v| v.version == version) {
             let versions = summary.versions.len();
             asker.meter.within(Counted::Versions, versions, &format!("versions of bot {name}"), who)?;
-            if let Some(record) = new_owner_record {
-                self.save_owner(name, record).await?;
-            }
-            if let Some(source) = source {
-                self.store.put(&format!("botsrc/{name}/{version}"), source.into_bytes()).await?;
-            }
-            summary.versions.push(pb::BotVersion {
+            let added = pb::BotVersion {
                 version: version.clone(),
                 uploaded_unix_millis: crate::now(),
                 size,
                 rating: START_RATING,
                 ..Default::default()
-            });
+            };
+            match &self.shared {
+                None => {
+                    if let Some(record) = &new_owner_record {
+                        self.store.put(&format!("owner/bot/{name}"), record.encode_to_vec()).await?;
+                    }
+                    if let Some(source) = &source {
+                        self.store.put(&format!("botsrc/{name}/{version}"), source.clone().into_bytes()).await?;
+                    }
+                }
+                Some(database) => {
+                    let new = new_owner_record.as_ref().map(|record| BotRow {
+                        id: name.to_owned(),
+                        kind: summary.kind,
+                        remote,
+                        owner: record.owner.clone(),
+                        quota_key: record.quota_key.clone(),
+                        owner_shown: summary.owner.clone(),
+                        retired: false,
+                    });
+                    shared_bots::add_version(database, new.as_ref(), name, &added, source.as_deref()).await?;
+                }
+            }
+            if let Some(record) = new_owner_record {
+                write(&self.owners).insert(name.to_owned(), record);
+            }
+            summary.versions.push(added);
             self.save(&summary).await?;
             tracing::info!(bot = name, %version, owner = %summary.owner, remote, "bot version added");
         }
@@ -301,12 +384,6 @@ impl BotLibrary {
             owner_token: owner_token.unwrap_or_default(),
             owner: summary.owner,
         })
-    }
-
-    async fn save_owner(&self, bot_id: &str, record: OwnerRecord) -> Result<()> {
-        self.store.put(&format!("owner/bot/{bot_id}"), record.encode_to_vec()).await?;
-        write(&self.owners).insert(bot_id.to_owned(), record);
-        Ok(())
     }
 
     /// The version asked for, or the newest, if it may still play.
@@ -335,8 +412,11 @@ impl BotLibrary {
     }
 
     async fn source(&self, bot_id: &str, version: &str) -> Result<String> {
-        let bytes = self.store.get(&format!("botsrc/{bot_id}/{version}")).await?;
-        let bytes = bytes.ok_or_else(|| Error::NotFound(format!("bot {bot_id} has no version {version}")))?;
+        let missing = || Error::NotFound(format!("bot {bot_id} has no version {version}"));
+        if let Some(database) = &self.shared {
+            return shared_bots::source(database, bot_id, version).await?.ok_or_else(missing);
+        }
+        let bytes = self.store.get(&format!("botsrc/{bot_id}/{version}")).await?.ok_or_else(missing)?;
         String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))
     }
 
@@ -542,24 +622,45 @@ impl BotLibrary {
                 found.retired = true;
             }
         }
+        if let Some(database) = &self.shared {
+            shared_bots::retire(database, &request.bot_id, request.version.as_deref()).await?;
+        }
         tracing::info!(bot = %request.bot_id, version = ?request.version, by = %asker.identity.who, "bot retired");
         self.save(&summary).await
     }
 
-    /// Adds a match's results to a version's statistics and keeps its new rating.
+    /// Adds a match's results to a version's statistics, and the change of rating the match
+    /// made (from `started`, its rating when the match began) to its rating: matches of the same
+    /// version that overlap each add theirs, rather than the last one overwriting the others.
     pub(crate) async fn record(
         &self,
         bot_id: &str,
         version: &str,
         standing: &clack_bots::arena::Standing,
+        started: f64,
     ) -> Result<()> {
         let mut summary = self.summary(bot_id)?;
+        if let Some(database) = &self.shared {
+            // One statement adds to what every shard recorded: nothing is lost to a race.
+            let played = shared_bots::Played {
+                games: u64::from(standing.games),
+                wins: u64::from(standing.wins),
+                faults: standing.faults,
+                mean_decision_micros: standing.mean_decision.as_secs_f64() * 1e6,
+                rating_change: standing.rating - started,
+            };
+            let now = shared_bots::record(database, bot_id, version, played).await?;
+            if let (Some(now), Some(v)) = (now, summary.versions.iter_mut().find(|v| v.version == version)) {
+                *v = now;
+            }
+            return self.save(&summary).await;
+        }
         if let Some(v) = summary.versions.iter_mut().find(|v| v.version == version) {
             let decisions_before = v.games as f64;
             v.games += u64::from(standing.games);
             v.wins += u64::from(standing.wins);
             v.faults += standing.faults;
-            v.rating = standing.rating;
+            v.rating += standing.rating - started;
             let micros = standing.mean_decision.as_secs_f64() * 1e6;
             v.mean_decision_micros = (v.mean_decision_micros * decisions_before + micros * f64::from(standing.games))
                 / v.games.max(1) as f64;
@@ -720,6 +821,18 @@ impl BotHost for BotLibrary {
 
     fn remote(&self, bot_id: &str) -> Option<&Arc<Remotes>> {
         self.is_remote(bot_id).then_some(&self.remotes)
+    }
+
+    fn learn<'a>(&'a self, bot_id: &'a str) -> Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>> {
+        Box::pin(async move {
+            let Some(database) = &self.shared else { return Ok(()) };
+            if crate::engines::is_engine(bot_id) || read(&self.bots).contains_key(bot_id) {
+                return Ok(());
+            }
+            let changes = shared_bots::one(database, bot_id).await?;
+            self.apply_shared(changes);
+            Ok(())
+        })
     }
 }
 

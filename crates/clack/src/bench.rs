@@ -196,8 +196,6 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
     let backend: Arc<dyn clack_store::EventStore> =
         if args.memory { Arc::new(clack_store::MemoryStore::new()) } else { Arc::new(SledStore::open(dir.path())?) };
     let store = Durable::new(backend.clone(), durability)?;
-    let bots = clack_server::BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
-    let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let shared = match &args.database {
         Some(url) => {
             let database = clack_server::cluster::Database::new(url).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -207,6 +205,12 @@ pub(crate) async fn run(args: &Args) -> anyhow::Result<()> {
         }
         None => None,
     };
+    let limits = clack_bots::Limits::default();
+    let bots = match &shared {
+        Some(shared) => clack_server::BotLibrary::open_shared(store.clone(), shared.database.clone(), limits).await?,
+        None => clack_server::BotLibrary::open(store.clone(), limits).await?,
+    };
+    let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let limits = Limits {
         live_games: args.games * 4 + args.hostile,
         quotas: clack_server::Quotas::unlimited(),

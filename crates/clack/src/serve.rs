@@ -66,7 +66,18 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     };
     let store = Reserve::new(store, &args.data, args.min_free_mb.saturating_mul(1 << 20));
     let store = Durable::new(Arc::new(store), durability)?;
-    let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?;
+    let shared = args.shared()?;
+    let database = shared.as_ref().map(|shared| shared.database.clone());
+    if let Some(database) = &database {
+        let applied = database.migrate().await.context("the shared database")?;
+        tracing::info!(database = %database.shown(), ?applied, "shared database ready");
+    }
+    let bots = match &database {
+        Some(database) => {
+            BotLibrary::open_shared(store.clone(), database.clone(), clack_bots::Limits::default()).await?
+        }
+        None => BotLibrary::open(store.clone(), clack_bots::Limits::default()).await?,
+    };
     if args.remote_move_ms == 0 {
         anyhow::bail!("remote-move-ms must be at least 1");
     }
@@ -80,12 +91,6 @@ async fn serve(args: &Settings) -> anyhow::Result<()> {
     };
     let (shard, peers) = (args.shard_name()?, args.peer_list()?);
     let limits = Limits { live_games: args.max_live_games, join_timeout, mode, quotas: args.quotas(), shard };
-    let shared = args.shared()?;
-    let database = shared.as_ref().map(|shared| shared.database.clone());
-    if let Some(database) = &database {
-        let applied = database.migrate().await.context("the shared database")?;
-        tracing::info!(database = %database.shown(), ?applied, "shared database ready");
-    }
     let hub = Hub::open_shard(store, Some(host), limits, shared).await?;
     match admin_key(args)? {
         Some(key) => hub.access().bootstrap_admin(&key).await.context("the admin key")?,

@@ -454,3 +454,90 @@ async fn list_games_on_any_shard_is_one_query_over_the_shared_index_paged_newest
     until_listed(&shards[1], &[game], pb::GameStatus::Finished, Duration::from_secs(2)).await;
     until_listed(&shards[0], &made, pb::GameStatus::Unspecified, Duration::from_secs(2)).await;
 }
+
+const GREEDY: &str = include_str!("../../../bots/straight-greedy.rhai");
+const DEFENDER: &str = include_str!("../../../bots/straight-defender.rhai");
+
+async fn bots_of(shard: &Shard) -> BotServiceClient<Channel> {
+    BotServiceClient::connect(shard.url.clone()).await.unwrap()
+}
+
+fn upload(name: &str, source: &str) -> pb::UploadBotRequest {
+    pb::UploadBotRequest { name: name.into(), kind: pb::GameKind::Straight as i32, source: source.into() }
+}
+
+/// A game seating `bot` at `version` against an open seat, made on `shard`.
+async fn seat_bot(shard: &Shard, bot: &str, version: &str) -> Result<String, tonic::Status> {
+    let seats = vec![
+        pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Open(pb::OpenSeat {})) },
+        pb::SeatSpec {
+            occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat { bot_id: bot.into(), version: version.into() })),
+        },
+    ];
+    let request = pb::CreateGameRequest { options: Some(straight_options(2, 50)), seats, seed: Some(1) };
+    Ok(shard.games().await.create_game(request).await?.into_inner().game_id)
+}
+
+#[tokio::test]
+async fn a_bot_uploaded_through_one_shard_plays_on_every_shard_and_its_statistics_add_up() {
+    let postgres = Postgres::start();
+    let shards: Vec<Shard> =
+        ["a", "b", "c"].iter().map(|name| Shard::start(name, &postgres.url(), "open", "60")).collect();
+    let uploaded = bots_of(&shards[0]).await.upload_bot(upload("greedy", GREEDY)).await.unwrap().into_inner();
+    let token = uploaded.owner_token.clone();
+    // Seated at once on every shard: a shard that has not heard of it yet asks the database.
+    for shard in &shards {
+        seat_bot(shard, "greedy", &uploaded.version).await.unwrap_or_else(|e| panic!("{}: {e}", shard.url));
+    }
+    // Only its owner adds versions, through any shard; a stranger is refused on another shard.
+    let stranger = bots_of(&shards[2]).await.upload_bot(upload("greedy", DEFENDER)).await.expect_err("not the owner");
+    assert_eq!(stranger.code(), Code::PermissionDenied, "{}", stranger.message());
+    let defender = bots_of(&shards[1]).await.upload_bot(upload("defender", DEFENDER)).await.unwrap().into_inner();
+
+    // Matches of the same two versions on two shards at once: the statistics add up.
+    let entrants = vec![
+        pb::MatchEntrant { bot_id: "greedy".into(), version: Some(uploaded.version.clone()) },
+        pb::MatchEntrant { bot_id: "defender".into(), version: Some(defender.version.clone()) },
+    ];
+    let request = |seed| pb::RunMatchRequest {
+        options: Some(straight_options(2, 50)),
+        entrants: entrants.clone(),
+        games: 6,
+        seed: Some(seed),
+    };
+    let (mut on_b, mut on_c) = (bots_of(&shards[1]).await, bots_of(&shards[2]).await);
+    let (b, c) = tokio::join!(on_b.run_match(request(1)), on_c.run_match(request(2)));
+    let (b, c) = (b.unwrap().into_inner(), c.unwrap().into_inner());
+    let wins =
+        |r: &pb::RunMatchResponse| r.results.iter().find(|e| e.bot_id == "greedy").map(|e| u64::from(e.wins)).unwrap();
+    let expected_wins = wins(&b) + wins(&c);
+    // Both matches began at the version's first rating; each adds the change it made.
+    let rating = |r: &pb::RunMatchResponse| r.results.iter().find(|e| e.bot_id == "greedy").map(|e| e.rating).unwrap();
+    let expected_rating = rating(&b) + rating(&c) - 1500.0;
+    let start = Instant::now();
+    loop {
+        let asked = pb::GetBotRequest { bot_id: "greedy".into(), version: None };
+        let bot = bots_of(&shards[0]).await.get_bot(asked).await.unwrap().into_inner().bot.unwrap();
+        let version = bot.versions.iter().find(|v| v.version == uploaded.version).unwrap().clone();
+        if version.games == 12 {
+            assert_eq!(version.wins, expected_wins, "the wins of both matches, counted once each");
+            assert!((version.rating - expected_rating).abs() < 1e-6, "{} against {expected_rating}", version.rating);
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(2), "shard a sees {} games of 12", version.games);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // Retired through shard b (by its owner): refused a seat on shard c within a second.
+    let retire = pb::RetireBotRequest { bot_id: "greedy".into(), version: None };
+    bots_of(&shards[1]).await.retire_bot(support::owned(retire, &token)).await.unwrap();
+    let start = Instant::now();
+    loop {
+        match seat_bot(&shards[2], "greedy", &uploaded.version).await {
+            Err(status) if status.code() == Code::FailedPrecondition => break,
+            other => assert!(start.elapsed() < Duration::from_secs(1), "shard c still seats it: {other:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(postgres);
+}

@@ -45,6 +45,14 @@ pub trait BotHost: Send + Sync + 'static {
     /// The connections of remote bots, if `bot_id` is one: its program plays its seats over
     /// `Play`, so the game waits for the seat's moves instead of asking for them.
     fn remote(&self, bot_id: &str) -> Option<&std::sync::Arc<remote::Remotes>>;
+
+    /// Makes sure the host knows `bot_id` before [`BotHost::playable`] is asked: on a cluster's
+    /// shard, a bot uploaded through another shard a moment ago may not have reached this one
+    /// yet. Nothing to do for a host that keeps every bot itself.
+    fn learn<'a>(&'a self, bot_id: &'a str) -> Pin<Box<dyn Future<Output = crate::error::Result<()>> + Send + 'a>> {
+        let _ = bot_id;
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
 
 /// If a bot seat is to move, asks its bot and returns the game after its move with the events

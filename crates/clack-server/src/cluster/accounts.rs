@@ -3,53 +3,44 @@
 //! Every shard holds all accounts and keys in memory, as a single server does
 //! ([`crate::access`]), so identifying a request never waits on the database. Writes (a new
 //! account, a new key, a revocation) go to the database first and then into this shard's
-//! memory; the other shards learn of them through [`follow`]: a `LISTEN` connection wakes it at
-//! once on each change, and it reads every [`POLL`] regardless, so a revocation made on any shard
-//! is refused on every shard within a second even when a notification is lost.
+//! memory; the other shards learn of them through the follower ([`super::follow`]), so a
+//! revocation made on any shard is refused on every shard within a second.
 //!
 //! This module knows the tables and the SQL; what a key means and who may make one are
 //! [`crate::access`]'s and [`crate::policy`]'s.
 
-use std::sync::{Arc, Weak};
-use std::time::Duration;
-
-use tokio::sync::Notify;
-use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls};
-
 use super::Database;
+use super::follow::Followed;
 use crate::access::{Access, AccountRecord, KeyRecord};
 use crate::error::Result;
 
-/// How often a shard reads changes even without a notification.
-pub(crate) const POLL: Duration = Duration::from_millis(500);
-/// Listens on the channel the tables' trigger notifies (`clack_access`).
-const LISTEN: &str = "LISTEN clack_access";
-/// How long the listener waits before connecting again after its connection is lost.
-const RECONNECT: Duration = Duration::from_secs(1);
-
-/// What changed since a shard last read, and where to read from next time.
+/// What changed since a shard last read.
 #[derive(Debug, Default)]
 pub(crate) struct Changes {
     pub(crate) accounts: Vec<AccountRecord>,
     pub(crate) keys: Vec<KeyRecord>,
-    /// The oldest transaction still running when these were read (`xid8` as text): every row
-    /// written by an older one is in this read, so the next read starts here.
-    pub(crate) next: String,
 }
 
-/// Every row written at or after transaction `from` (`"0"` for all), read in one snapshot.
-pub(crate) async fn changes(database: &Database, from: &str) -> Result<Changes> {
+impl Followed for Access {
+    type Changes = Changes;
+    const LISTEN: &'static str = "LISTEN clack_access";
+    const WHAT: &'static str = "accounts and keys";
+
+    async fn read(database: &Database, from: &str) -> Result<(Changes, String)> {
+        changes(database, from).await
+    }
+
+    fn apply(&self, changes: Changes) {
+        Access::apply(self, changes);
+    }
+}
+
+/// Every row written at or after transaction `from` (`"0"` for all), read in one snapshot, and
+/// where the next read starts.
+pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
     let fail = |e: tokio_postgres::Error| database.failed("reading accounts and keys", e);
     let mut client = database.client().await?;
-    let transaction = client
-        .build_transaction()
-        .isolation_level(IsolationLevel::RepeatableRead)
-        .read_only(true)
-        .start()
-        .await
-        .map_err(fail)?;
-    let next: String =
-        transaction.query_one("SELECT pg_snapshot_xmin(pg_current_snapshot())::text", &[]).await.map_err(fail)?.get(0);
+    let (transaction, next) = super::follow::snapshot(database, &mut client, "reading accounts and keys").await?;
     let accounts = transaction
         .query("SELECT name, admin, created_unix_millis FROM accounts WHERE changed_xid >= $1::text::xid8", &[&from])
         .await
@@ -75,7 +66,7 @@ pub(crate) async fn changes(database: &Database, from: &str) -> Result<Changes> 
         })
         .collect();
     transaction.commit().await.map_err(fail)?;
-    Ok(Changes { accounts, keys, next })
+    Ok((Changes { accounts, keys }, next))
 }
 
 /// Adds an account; answers false (and changes nothing) if the name is taken.
@@ -140,63 +131,4 @@ pub(crate) async fn revoke_key(database: &Database, id: &str, now: i64) -> Resul
         created_unix_millis: row.get(3),
         revoked_unix_millis: row.get(4),
     }))
-}
-
-/// Keeps `access` up to date with the database until it is dropped: reads the changes when the
-/// listener is notified and every [`POLL`] in any case. A failed read is logged once when the
-/// database goes away and once when it is back; meanwhile [`Access`] keeps answering from
-/// memory for its grace time.
-pub(crate) async fn follow(database: Arc<Database>, access: Weak<Access>, mut from: String) {
-    let wake = Arc::new(Notify::new());
-    let listener = tokio::spawn(listen(database.clone(), wake.clone()));
-    let mut away = false;
-    loop {
-        let _ = tokio::time::timeout(POLL, wake.notified()).await;
-        let Some(access) = access.upgrade() else { break };
-        match changes(&database, &from).await {
-            Ok(changes) => {
-                if away {
-                    tracing::info!(database = %database.shown(), "the shared database is back; keys followed again");
-                    away = false;
-                }
-                from.clone_from(&changes.next);
-                access.apply(changes);
-            }
-            Err(error) if !away => {
-                tracing::warn!(%error, "cannot follow accounts and keys; known keys keep working for the grace time");
-                away = true;
-            }
-            Err(_) => {}
-        }
-    }
-    listener.abort();
-}
-
-/// Holds a connection that `LISTEN`s on the tables' channel and wakes `wake` on each
-/// notification, connecting again whenever the connection is lost (and waking then too, since
-/// notifications sent meanwhile are lost).
-async fn listen(database: Arc<Database>, wake: Arc<Notify>) {
-    loop {
-        if let Ok((client, mut connection)) = database.config().connect(NoTls).await {
-            let messages = async {
-                while let Some(message) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-                    match message {
-                        Ok(AsyncMessage::Notification(_)) => wake.notify_one(),
-                        Ok(_) => {}
-                        Err(_) => break,
-                    }
-                }
-            };
-            tokio::pin!(messages);
-            let listening = client.batch_execute(LISTEN);
-            tokio::select! {
-                result = listening => if result.is_ok() {
-                    wake.notify_one();
-                    messages.await;
-                },
-                () = &mut messages => {}
-            }
-        }
-        tokio::time::sleep(RECONNECT).await;
-    }
 }

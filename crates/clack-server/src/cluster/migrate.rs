@@ -14,6 +14,7 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "accounts and keys", include_str!("migrations/0001_accounts_and_keys.sql")),
     (2, "shards", include_str!("migrations/0002_shards.sql")),
     (3, "game index", include_str!("migrations/0003_game_index.sql")),
+    (4, "bots", include_str!("migrations/0004_bots.sql")),
 ];
 
 /// The newest version this build knows.

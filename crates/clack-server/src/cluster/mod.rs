@@ -2,9 +2,9 @@
 //! one thing across shards rather than one per server.
 //!
 //! Without `--database` a server keeps all of it in its own sled store and this module is not
-//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]), the
-//! index of every shard's games behind `ListGames` ([`index`]) and the registry of shards with
-//! their heartbeats ([`shards`]); each
+//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]), bots
+//! and their versions and statistics ([`bots`]), the index of every shard's games behind
+//! `ListGames` ([`index`]) and the registry of shards with their heartbeats ([`shards`]); each
 //! shard still keeps its games' event logs in its own store, and nothing on a move's path ever
 //! calls the database.
 //!
@@ -15,6 +15,8 @@
 //! that error, and nothing of games.
 
 pub(crate) mod accounts;
+pub(crate) mod bots;
+pub(crate) mod follow;
 pub mod index;
 pub mod migrate;
 pub mod shards;

@@ -67,6 +67,7 @@ impl Table {
             self.seated.push(Seated { player: Sitter::Engine(level), bot_id: level.seat_name(), version });
             return Ok(());
         }
+        library.learn(&entrant.bot_id).await?;
         let (summary, version) = if resuming {
             library.resolve(&entrant.bot_id, version)?
         } else {
@@ -149,9 +150,9 @@ impl Table {
     /// Adds a finished match's standings to its bots' statistics and ratings. An engine keeps
     /// none in the library: it is not an uploaded bot.
     pub(crate) async fn count(&self, library: &BotLibrary, standings: &[Standing]) -> Result<()> {
-        for (entrant, standing) in self.seated.iter().zip(standings) {
+        for ((entrant, standing), started) in self.seated.iter().zip(standings).zip(&self.entrants) {
             if matches!(entrant.player, Sitter::Script(_)) {
-                library.record(&entrant.bot_id, &entrant.version, standing).await?;
+                library.record(&entrant.bot_id, &entrant.version, standing, started.rating).await?;
             }
         }
         Ok(())

@@ -149,7 +149,12 @@ fn spawn(
         .envs(envs.iter().copied())
         .env("RUST_LOG", "warn")
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        // CLACK_TEST_SERVER_LOG=1 shows the servers' logs beside the test's output.
+        .stderr(if std::env::var_os("CLACK_TEST_SERVER_LOG").is_some() {
+            std::process::Stdio::inherit()
+        } else {
+            std::process::Stdio::null()
+        })
         .spawn()
         .expect("clack serve starts");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));

@@ -1,0 +1,257 @@
+//! Bots and their versions in the shared database, so that a bot uploaded through any shard can
+//! be seated on every shard.
+//!
+//! Every shard holds every bot's summary (versions, owner, statistics) in memory, as a single
+//! server does ([`crate::library`]), and follows the tables ([`super::follow`]). A version's
+//! source is not followed: a shard reads it the first time it plays that version, and keeps it,
+//! since a version never changes. Statistics are added in one `UPDATE … SET games = games + …`,
+//! so two shards recording games of the same version at once lose nothing.
+//!
+//! This module knows the tables and the SQL; who may upload or retire, and the quotas, are the
+//! library's, [`crate::policy`]'s and [`crate::quota`]'s.
+
+use super::Database;
+use super::follow::Followed;
+use crate::error::{Error, Result};
+use crate::library::BotLibrary;
+use clack_proto::v1 as pb;
+
+/// A bot as the database keeps it, versions apart.
+#[derive(Clone, Debug)]
+pub(crate) struct BotRow {
+    pub(crate) id: String,
+    pub(crate) kind: i32,
+    pub(crate) remote: bool,
+    /// [`crate::access::Owner::store_form`].
+    pub(crate) owner: Vec<u8>,
+    pub(crate) quota_key: String,
+    pub(crate) owner_shown: String,
+    pub(crate) retired: bool,
+}
+
+/// One version of a bot, with its statistics.
+#[derive(Clone, Debug)]
+pub(crate) struct VersionRow {
+    pub(crate) bot_id: String,
+    pub(crate) version: pb::BotVersion,
+}
+
+/// What changed since a shard last read.
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    pub(crate) bots: Vec<BotRow>,
+    pub(crate) versions: Vec<VersionRow>,
+}
+
+impl Followed for BotLibrary {
+    type Changes = Changes;
+    const LISTEN: &'static str = "LISTEN clack_bots";
+    const WHAT: &'static str = "bots";
+
+    async fn read(database: &Database, from: &str) -> Result<(Changes, String)> {
+        changes(database, from).await
+    }
+
+    fn apply(&self, changes: Changes) {
+        self.apply_shared(changes);
+    }
+}
+
+const BOT_COLUMNS: &str = "id, kind, remote, owner, quota_key, owner_shown, retired";
+const VERSION_COLUMNS: &str = "bot_id, version, uploaded_unix_millis, size, rating, games, wins, faults, \
+                               mean_decision_micros, retired";
+
+fn bot_row(row: &tokio_postgres::Row) -> BotRow {
+    BotRow {
+        id: row.get(0),
+        kind: row.get(1),
+        remote: row.get(2),
+        owner: row.get(3),
+        quota_key: row.get(4),
+        owner_shown: row.get(5),
+        retired: row.get(6),
+    }
+}
+
+fn version_row(row: &tokio_postgres::Row) -> VersionRow {
+    VersionRow {
+        bot_id: row.get(0),
+        version: pb::BotVersion {
+            version: row.get(1),
+            uploaded_unix_millis: row.get(2),
+            size: row.get::<_, i32>(3) as u32,
+            rating: row.get(4),
+            games: row.get::<_, i64>(5) as u64,
+            wins: row.get::<_, i64>(6) as u64,
+            faults: row.get::<_, i64>(7) as u64,
+            mean_decision_micros: row.get(8),
+            retired: row.get(9),
+        },
+    }
+}
+
+/// Every bot and version row written at or after transaction `from` (`"0"` for all), read in
+/// one snapshot, and where the next read starts.
+pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
+    let fail = |e: tokio_postgres::Error| database.failed("reading bots", e);
+    let mut client = database.client().await?;
+    let (transaction, next) = super::follow::snapshot(database, &mut client, "reading bots").await?;
+    let bots = transaction
+        .query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE changed_xid >= $1::text::xid8"), &[&from])
+        .await
+        .map_err(fail)?
+        .iter()
+        .map(bot_row)
+        .collect();
+    let versions = transaction
+        .query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE changed_xid >= $1::text::xid8"), &[&from])
+        .await
+        .map_err(fail)?
+        .iter()
+        .map(version_row)
+        .collect();
+    transaction.commit().await.map_err(fail)?;
+    Ok((Changes { bots, versions }, next))
+}
+
+/// One bot and its versions, if it exists (for a shard asked to seat a bot it has not heard of
+/// yet, uploaded through another shard a moment ago).
+pub(crate) async fn one(database: &Database, bot_id: &str) -> Result<Changes> {
+    let fail = |e: tokio_postgres::Error| database.failed("reading a bot", e);
+    let client = database.client().await?;
+    let bots = client
+        .query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE id = $1"), &[&bot_id])
+        .await
+        .map_err(fail)?
+        .iter()
+        .map(bot_row)
+        .collect();
+    let versions = client
+        .query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE bot_id = $1"), &[&bot_id])
+        .await
+        .map_err(fail)?
+        .iter()
+        .map(version_row)
+        .collect();
+    Ok(Changes { bots, versions })
+}
+
+/// Adds a version (with its source, for a script) to a bot, making the bot first when `new` is
+/// given, in one transaction. A bot made meanwhile through another shard under the same name
+/// makes this ABORTED, so that the upload is tried again as a new version of that bot (and
+/// refused if the caller does not own it).
+pub(crate) async fn add_version(
+    database: &Database,
+    new: Option<&BotRow>,
+    bot_id: &str,
+    version: &pb::BotVersion,
+    source: Option<&str>,
+) -> Result<()> {
+    let fail = |e: tokio_postgres::Error| database.failed("adding a bot version", e);
+    let mut client = database.client().await?;
+    let transaction = client.transaction().await.map_err(fail)?;
+    if let Some(bot) = new {
+        let made = transaction
+            .execute(
+                "INSERT INTO bots (id, kind, remote, owner, quota_key, owner_shown, created_unix_millis) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
+                &[&bot.id, &bot.kind, &bot.remote, &bot.owner, &bot.quota_key, &bot.owner_shown, &crate::now()],
+            )
+            .await
+            .map_err(fail)?;
+        if made == 0 {
+            return Err(Error::Aborted(format!(
+                "bot {bot_id} was made through another shard a moment ago; upload again to add a version to it"
+            )));
+        }
+    }
+    transaction
+        .execute(
+            "INSERT INTO bot_versions (bot_id, version, source, size, uploaded_unix_millis, rating) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (bot_id, version) DO NOTHING",
+            &[
+                &bot_id,
+                &version.version,
+                &source,
+                &(version.size as i32),
+                &version.uploaded_unix_millis,
+                &version.rating,
+            ],
+        )
+        .await
+        .map_err(fail)?;
+    transaction.commit().await.map_err(fail)
+}
+
+/// Retires a bot, or one version of it.
+pub(crate) async fn retire(database: &Database, bot_id: &str, version: Option<&str>) -> Result<()> {
+    let client = database.client().await?;
+    let result = match version {
+        None => client.execute("UPDATE bots SET retired = true WHERE id = $1", &[&bot_id]).await,
+        Some(version) => {
+            client
+                .execute(
+                    "UPDATE bot_versions SET retired = true WHERE bot_id = $1 AND version = $2",
+                    &[&bot_id, &version],
+                )
+                .await
+        }
+    };
+    result.map_err(|e| database.failed("retiring a bot", e))?;
+    Ok(())
+}
+
+/// What a match adds to one version's statistics.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Played {
+    pub(crate) games: u64,
+    pub(crate) wins: u64,
+    pub(crate) faults: u64,
+    /// The mean decision time over these games, in microseconds.
+    pub(crate) mean_decision_micros: f64,
+    /// How much the match moved the version's rating.
+    pub(crate) rating_change: f64,
+}
+
+/// Adds a match's games and its change of rating to a version in one statement; answers the
+/// version as it now stands (with every shard's games counted), or `None` if it does not exist.
+pub(crate) async fn record(
+    database: &Database,
+    bot_id: &str,
+    version: &str,
+    played: Played,
+) -> Result<Option<pb::BotVersion>> {
+    let client = database.client().await?;
+    let row = client
+        .query_opt(
+            &format!(
+                "UPDATE bot_versions SET games = games + $3::bigint, wins = wins + $4::bigint, \
+                 faults = faults + $5::bigint, \
+                 mean_decision_micros = CASE WHEN games + $3::bigint = 0 THEN 0 \
+                     ELSE (mean_decision_micros * games + $6::float8 * $3::bigint) / (games + $3::bigint) END, \
+                 rating = rating + $7::float8 WHERE bot_id = $1 AND version = $2 RETURNING {VERSION_COLUMNS}"
+            ),
+            &[
+                &bot_id,
+                &version,
+                &(played.games as i64),
+                &(played.wins as i64),
+                &(played.faults as i64),
+                &played.mean_decision_micros,
+                &played.rating_change,
+            ],
+        )
+        .await
+        .map_err(|e| database.failed("recording a bot's games", e))?;
+    Ok(row.map(|row| version_row(&row).version))
+}
+
+/// A script version's source, if there is one.
+pub(crate) async fn source(database: &Database, bot_id: &str, version: &str) -> Result<Option<String>> {
+    let client = database.client().await?;
+    let row = client
+        .query_opt("SELECT source FROM bot_versions WHERE bot_id = $1 AND version = $2", &[&bot_id, &version])
+        .await
+        .map_err(|e| database.failed("reading a bot's source", e))?;
+    Ok(row.and_then(|row| row.get(0)))
+}

@@ -1,0 +1,57 @@
+-- Bots and their versions, shared by every shard: a bot uploaded through any shard can be seated
+-- on every shard. A version is immutable (its id is its source's hash, or a remote bot's label),
+-- so a shard may cache a version's source and compiled script for ever. Statistics and ratings
+-- are updated by increments in one statement, so two shards finishing games of the same version
+-- at once lose no update.
+--
+-- Shards follow these tables as they follow accounts (0001): by writing transaction id, woken by
+-- NOTIFY on `clack_bots`. The source is not part of what they follow; it is read when a version
+-- is first played on a shard.
+
+CREATE TABLE bots (
+    id text PRIMARY KEY,
+    kind integer NOT NULL,
+    remote boolean NOT NULL,
+    -- Who owns it, as the server stores an owner (an account, or an owner token's hash).
+    owner bytea NOT NULL,
+    -- Whose quota it counts against, and how the owner is shown to others.
+    quota_key text NOT NULL,
+    owner_shown text NOT NULL,
+    retired boolean NOT NULL DEFAULT false,
+    created_unix_millis bigint NOT NULL,
+    changed_xid xid8 NOT NULL DEFAULT pg_current_xact_id()
+);
+
+CREATE TABLE bot_versions (
+    bot_id text NOT NULL REFERENCES bots (id),
+    version text NOT NULL,
+    -- A script's source; NULL for a remote bot's version.
+    source text,
+    size integer NOT NULL,
+    uploaded_unix_millis bigint NOT NULL,
+    retired boolean NOT NULL DEFAULT false,
+    rating double precision NOT NULL DEFAULT 1500,
+    games bigint NOT NULL DEFAULT 0,
+    wins bigint NOT NULL DEFAULT 0,
+    faults bigint NOT NULL DEFAULT 0,
+    mean_decision_micros double precision NOT NULL DEFAULT 0,
+    changed_xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    PRIMARY KEY (bot_id, version)
+);
+
+CREATE INDEX bots_changed ON bots (changed_xid);
+CREATE INDEX bot_versions_changed ON bot_versions (changed_xid);
+CREATE INDEX bots_by_quota ON bots (quota_key);
+
+CREATE FUNCTION clack_bots_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.changed_xid := pg_current_xact_id();
+    PERFORM pg_notify('clack_bots', TG_TABLE_NAME);
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER bots_changed BEFORE INSERT OR UPDATE ON bots
+    FOR EACH ROW EXECUTE FUNCTION clack_bots_changed();
+CREATE TRIGGER bot_versions_changed BEFORE INSERT OR UPDATE ON bot_versions
+    FOR EACH ROW EXECUTE FUNCTION clack_bots_changed();
