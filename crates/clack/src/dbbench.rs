@@ -107,7 +107,9 @@ async fn fill(database: &Database, games: usize) -> anyhow::Result<usize> {
     let mut at = total;
     while at < games {
         let batch: Vec<pb::GameSummary> = (at..games.min(at + FILL_BATCH)).map(synthetic).collect();
-        index::upsert(database, SHARD, &batch).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+        index::upsert(database, SHARD, &batch, &std::collections::HashMap::new())
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         at += batch.len();
     }
     let client = database.client().await?;

@@ -162,9 +162,12 @@ impl Drop for Shard {
 
 impl Shard {
     fn start(name: &str, database: &str, mode: &str, grace_secs: &str) -> Shard {
+        Shard::start_with(name, database, &["--mode", mode, "--database-key-grace-secs", grace_secs])
+    }
+
+    fn start_with(name: &str, database: &str, more: &[&str]) -> Shard {
         let data = tempfile::tempdir().unwrap();
-        let args = ["--shard", name, "--mode", mode, "--database-key-grace-secs", grace_secs];
-        let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        let args: Vec<String> = ["--shard", name].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
         let (process, url) = Shard::spawn(data.path(), &args, database);
         Shard { process, url, data, args, database: database.to_owned() }
     }
@@ -540,4 +543,48 @@ async fn a_bot_uploaded_through_one_shard_plays_on_every_shard_and_its_statistic
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     drop(postgres);
+}
+
+#[tokio::test]
+async fn an_accounts_quota_of_live_games_holds_across_shards() {
+    let postgres = Postgres::start();
+    let quota = ["--quota-live-games", "2"];
+    let shards: Vec<Shard> = ["a", "b"].iter().map(|name| Shard::start_with(name, &postgres.url(), &quota)).collect();
+    // An anonymous caller's quota is its address: the same on both shards here.
+    let open = |players: u32| pb::CreateGameRequest {
+        options: Some(straight_options(players, 50)),
+        seats: Vec::new(),
+        seed: Some(3),
+    };
+    let first = shards[0].games().await.create_game(open(2)).await.unwrap().into_inner();
+    let token = first.owner_token;
+    let owned = |request| support::owned(request, &token);
+    shards[1].games().await.create_game(owned(open(2))).await.unwrap();
+    // The third unfinished game is refused on either shard, once the index has the others.
+    let start = Instant::now();
+    loop {
+        match shards[0].games().await.create_game(owned(open(2))).await {
+            Err(status) if status.code() == Code::ResourceExhausted => {
+                assert!(status.message().contains("unfinished games"), "{}", status.message());
+                break;
+            }
+            Ok(made) => {
+                // Made before shard b's game reached the index: cancel it and try again.
+                let id = made.into_inner().game_id;
+                let cancel = pb::CancelGameRequest { game_id: id };
+                shards[0].games().await.cancel_game(support::owned(cancel, &token)).await.unwrap();
+            }
+            Err(other) => panic!("{other}"),
+        }
+        assert!(start.elapsed() < Duration::from_secs(2), "shard a still makes a third game");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Once one ends, there is room again, on the other shard too.
+    let cancel = pb::CancelGameRequest { game_id: first.game_id };
+    shards[0].games().await.cancel_game(support::owned(cancel, &token)).await.unwrap();
+    let start = Instant::now();
+    while shards[1].games().await.create_game(owned(open(2))).await.is_err() {
+        assert!(start.elapsed() < Duration::from_secs(2), "shard b still refuses");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

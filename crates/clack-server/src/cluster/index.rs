@@ -16,7 +16,7 @@
 //! is the hub's.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clack_proto::v1 as pb;
@@ -42,7 +42,10 @@ const REVIEWED: &str = "reviewed/";
 /// The shard's writer into the game index, and the reader of the whole cluster's listing.
 pub struct Index {
     database: Arc<Database>,
+    shard: String,
     notes: mpsc::UnboundedSender<pb::GameSummary>,
+    /// Whose quota each live game of this shard counts against, written with its row.
+    quota_keys: Arc<Mutex<HashMap<String, String>>>,
 }
 
 impl std::fmt::Debug for Index {
@@ -55,8 +58,29 @@ impl Index {
     /// Starts the writer for `shard`, which reconciles the shard's rows from `store` first.
     pub fn start(database: Arc<Database>, shard: String, store: Durable) -> Arc<Index> {
         let (notes, received) = mpsc::unbounded_channel();
-        tokio::spawn(write_loop(Writer { database: database.clone(), shard, store }, received));
-        Arc::new(Index { database, notes })
+        let quota_keys = Arc::new(Mutex::new(HashMap::new()));
+        let writer = Writer { database: database.clone(), shard: shard.clone(), store, quota_keys: quota_keys.clone() };
+        tokio::spawn(write_loop(writer, received));
+        Arc::new(Index { database, shard, notes, quota_keys })
+    }
+
+    /// Notes whose quota a live game of this shard counts against, for its row.
+    pub fn track(&self, game_id: &str, quota_key: &str) {
+        keys(&self.quota_keys).insert(game_id.to_owned(), quota_key.to_owned());
+    }
+
+    /// The unfinished games `quota_key` has on the other shards of the cluster (this shard
+    /// counts its own live games itself, exactly).
+    pub async fn live_elsewhere(&self, quota_key: &str) -> Result<usize> {
+        let client = self.database.client().await?;
+        let row = client
+            .query_one(
+                "SELECT count(*) FROM games WHERE quota_key = $1 AND shard <> $2 AND status IN (1, 2)",
+                &[&quota_key, &self.shard],
+            )
+            .await
+            .map_err(|e| self.database.failed("counting live games", e))?;
+        Ok(row.get::<_, i64>(0) as usize)
     }
 
     /// Tells the index a game's summary as it stands now. Never waits; if the writer is gone
@@ -93,9 +117,19 @@ pub async fn list(database: &Database, query: &ListQuery) -> Result<Page> {
     Ok(Page { games, next })
 }
 
+fn keys(map: &Mutex<HashMap<String, String>>) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+    map.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Writes these summaries of `shard`'s games, each unless its row is already at a later
-/// sequence (a late or repeated write changes nothing).
-pub async fn upsert(database: &Database, shard: &str, games: &[pb::GameSummary]) -> Result<()> {
+/// sequence (a late or repeated write changes nothing). `quota_keys` names whose quota each
+/// game counts against where known; an unknown one keeps the row's.
+pub async fn upsert(
+    database: &Database,
+    shard: &str,
+    games: &[pb::GameSummary],
+    quota_keys: &HashMap<String, String>,
+) -> Result<()> {
     let client = database.client().await?;
     let ids: Vec<&str> = games.iter().map(|g| g.game_id.as_str()).collect();
     let kinds: Vec<i32> = games.iter().map(|g| g.kind).collect();
@@ -104,16 +138,19 @@ pub async fn upsert(database: &Database, shard: &str, games: &[pb::GameSummary])
     let sequences: Vec<i64> = games.iter().map(|g| g.sequence as i64).collect();
     let reviewed: Vec<String> = games.iter().map(|g| g.reviewed.join(",")).collect();
     let summaries: Vec<Vec<u8>> = games.iter().map(Message::encode_to_vec).collect();
+    let quotas: Vec<&str> = games.iter().map(|g| quota_keys.get(&g.game_id).map_or("", String::as_str)).collect();
     client
         .execute(
-            "INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, summary) \
-             SELECT id, $2, kind, status, created, sequence, reviewed, summary \
-             FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], $8::bytea[]) \
-                  AS g (id, kind, status, created, sequence, reviewed, summary) \
+            "INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, summary, quota_key) \
+             SELECT id, $2, kind, status, created, sequence, reviewed, summary, quota_key \
+             FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], $8::bytea[], \
+                         $9::text[]) \
+                  AS g (id, kind, status, created, sequence, reviewed, summary, quota_key) \
              ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, sequence = EXCLUDED.sequence, \
-                 reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now() \
+                 reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now(), \
+                 quota_key = CASE WHEN EXCLUDED.quota_key = '' THEN games.quota_key ELSE EXCLUDED.quota_key END \
              WHERE games.sequence <= EXCLUDED.sequence",
-            &[&ids, &shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries],
+            &[&ids, &shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries, &quotas],
         )
         .await
         .map_err(|e| database.failed("writing the game index", e))?;
@@ -165,6 +202,7 @@ struct Writer {
     database: Arc<Database>,
     shard: String,
     store: Durable,
+    quota_keys: Arc<Mutex<HashMap<String, String>>>,
 }
 
 /// Writes notes in batches; after a failure, and at start, reconciles before writing again.
@@ -214,8 +252,19 @@ async fn write_loop(writer: Writer, mut notes: mpsc::UnboundedReceiver<pb::GameS
 }
 
 impl Writer {
+    /// Writes these games with the quota keys known for them; a finished game's is forgotten
+    /// once written (it no longer counts).
     async fn upsert(&self, games: &[pb::GameSummary]) -> Result<()> {
-        upsert(&self.database, &self.shard, games).await
+        let known: HashMap<String, String> = {
+            let map = keys(&self.quota_keys);
+            games.iter().filter_map(|g| map.get(&g.game_id).map(|k| (g.game_id.clone(), k.clone()))).collect()
+        };
+        upsert(&self.database, &self.shard, games, &known).await?;
+        let mut map = keys(&self.quota_keys);
+        for game in games.iter().filter(|g| g.status == pb::GameStatus::Finished as i32) {
+            map.remove(&game.game_id);
+        }
+        Ok(())
     }
 
     /// Compares the shard's whole listing with its rows, a page at a time, and writes every game
@@ -272,6 +321,13 @@ fn row_of(game: &pb::GameSummary) -> (i32, i64, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_live_statuses_are_the_ones_the_partial_index_names() {
+        let sql = include_str!("migrations/0003_game_index.sql");
+        assert!(sql.contains("WHERE status IN (1, 2)"));
+        assert_eq!((pb::GameStatus::Waiting as i32, pb::GameStatus::Active as i32), (1, 2));
+    }
 
     #[test]
     fn each_filter_gets_its_own_statement_and_the_cursor_is_a_parameter() {

@@ -14,6 +14,8 @@ CREATE TABLE games (
     status integer NOT NULL,
     created_unix_millis bigint NOT NULL,
     sequence bigint NOT NULL,
+    -- Whose quota of live games the game counts against (empty: not known to the writer).
+    quota_key text NOT NULL DEFAULT '',
     -- The engine levels with a kept review, comma-separated.
     reviewed text NOT NULL DEFAULT '',
     -- The GameSummary as protobuf, as ListGames answers it.
@@ -26,3 +28,5 @@ CREATE INDEX games_newest ON games (created_unix_millis, id);
 CREATE INDEX games_by_kind ON games (kind, created_unix_millis, id);
 CREATE INDEX games_by_status ON games (status, created_unix_millis, id);
 CREATE INDEX games_by_kind_status ON games (kind, status, created_unix_millis, id);
+-- An account's unfinished games on every shard (waiting = 1, active = 2), for its quota.
+CREATE INDEX games_live_by_quota ON games (quota_key, shard) WHERE status IN (1, 2);
