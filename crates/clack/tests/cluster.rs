@@ -149,6 +149,7 @@ struct Shard {
     process: Child,
     url: String,
     data: tempfile::TempDir,
+    addr: String,
     args: Vec<String>,
     database: String,
 }
@@ -166,23 +167,29 @@ impl Shard {
     }
 
     fn start_with(name: &str, database: &str, more: &[&str]) -> Shard {
+        Shard::start_at("127.0.0.1:0", name, database, more)
+    }
+
+    /// A shard listening on `addr` (where a proxy expects it).
+    fn start_at(addr: &str, name: &str, database: &str, more: &[&str]) -> Shard {
         let data = tempfile::tempdir().unwrap();
         let args: Vec<String> = ["--shard", name].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
-        let (process, url) = Shard::spawn(data.path(), &args, database);
-        Shard { process, url, data, args, database: database.to_owned() }
+        let (process, url) = Shard::spawn(addr, data.path(), &args, database);
+        Shard { process, url, data, addr: addr.to_owned(), args, database: database.to_owned() }
     }
 
-    fn spawn(data: &Path, args: &[String], database: &str) -> (Child, String) {
+    fn spawn(addr: &str, data: &Path, args: &[String], database: &str) -> (Child, String) {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let envs = [("CLACK_DATABASE", database), ("CLACK_ADMIN_KEY", ADMIN_KEY)];
-        support::spawn_server(data, &args, &envs)
+        support::spawn_server_at(addr, data, &args, &envs)
     }
 
-    /// Kills the process and starts it again over the same data (on a new port).
+    /// Kills the process and starts it again over the same data (on a new port unless it was
+    /// given one).
     fn restart(&mut self) {
         let _ = self.process.kill();
         let _ = self.process.wait();
-        (self.process, self.url) = Shard::spawn(self.data.path(), &self.args, &self.database);
+        (self.process, self.url) = Shard::spawn(&self.addr, self.data.path(), &self.args, &self.database);
     }
 
     async fn admin(&self) -> AdminServiceClient<Channel> {
@@ -587,4 +594,98 @@ async fn an_accounts_quota_of_live_games_holds_across_shards() {
         assert!(start.elapsed() < Duration::from_secs(2), "shard b still refuses");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// A request through the proxy about `game` (its routing header), with `key`.
+fn about<T>(message: T, game: &str, key: &str) -> Request<T> {
+    let mut request = keyed(message, key);
+    request.metadata_mut().insert("x-clack-game", game.parse().unwrap());
+    request
+}
+
+#[tokio::test]
+async fn through_the_shipped_proxy_three_shards_are_one_service() {
+    let postgres = Postgres::start();
+    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
+    let closed = ["--mode", "closed"];
+    let _shards: Vec<Shard> = ["a", "b", "c"]
+        .iter()
+        .zip(&addrs)
+        .map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), &closed))
+        .collect();
+    let proxy_dir = tempfile::tempdir().unwrap();
+    let listen = support::nginx::free_addr();
+    support::nginx::write_config(proxy_dir.path(), &addrs, &listen);
+    let _nginx = support::nginx::start(proxy_dir.path(), &listen);
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{listen}")).unwrap().connect().await.unwrap();
+    let (mut admin, mut bots, mut games) = (
+        AdminServiceClient::new(channel.clone()),
+        BotServiceClient::new(channel.clone()),
+        GameServiceClient::new(channel),
+    );
+
+    // An account and a key, made through whichever shard the proxy picked.
+    let made = pb::CreateAccountRequest { name: "ada".into(), admin: false, with_key: true };
+    let ada = admin.create_account(keyed(made, ADMIN_KEY)).await.unwrap().into_inner().key;
+    // A bot uploaded through the proxy, then seated in games until every shard has made one.
+    let uploaded = bots.upload_bot(keyed(upload("greedy", GREEDY), &ada)).await.unwrap().into_inner();
+    let seats = vec![
+        pb::SeatSpec { occupant: Some(pb::seat_spec::Occupant::Open(pb::OpenSeat {})) },
+        pb::SeatSpec {
+            occupant: Some(pb::seat_spec::Occupant::Bot(pb::BotSeat {
+                bot_id: "greedy".into(),
+                version: uploaded.version,
+            })),
+        },
+    ];
+    let mut made_on: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for seed in 0..30u64 {
+        let request =
+            pb::CreateGameRequest { options: Some(straight_options(2, 50)), seats: seats.clone(), seed: Some(seed) };
+        let game = games
+            .create_game(keyed(request, &ada))
+            .await
+            .unwrap_or_else(|e| panic!("game {seed}: {e}"))
+            .into_inner()
+            .game_id;
+        made_on.entry(game.split('_').next().unwrap().to_owned()).or_default().push(game);
+        if made_on.len() == 3 {
+            break;
+        }
+    }
+    assert_eq!(made_on.keys().collect::<Vec<_>>(), ["a", "b", "c"], "the bot is seated on every shard");
+    // Each game answers through the proxy, routed to its shard, with the key made elsewhere.
+    for game in made_on.values().flatten() {
+        let view = games.get_view(about(pb::GetViewRequest { game_id: game.clone(), seat: None }, game, &ada)).await;
+        assert_eq!(view.unwrap().into_inner().view.unwrap().game_id, *game);
+    }
+    // One listing, from whichever shard, holds them all.
+    let all: Vec<String> = made_on.values().flatten().cloned().collect();
+    let start = Instant::now();
+    loop {
+        let page = games.list_games(keyed(pb::ListGamesRequest { page_size: 100, ..Default::default() }, &ada)).await;
+        let listed: Vec<String> = page.unwrap().into_inner().games.into_iter().map(|g| g.game_id).collect();
+        if all.iter().all(|id| listed.contains(id)) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(2), "listed {listed:?}, not all of {all:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // Revoked through the proxy: refused on every shard within a second.
+    let key_id = ada.split('_').nth(1).unwrap().to_owned();
+    admin.revoke_key(keyed(pb::RevokeKeyRequest { key_id }, ADMIN_KEY)).await.unwrap();
+    let revoked = Instant::now();
+    for game in made_on.values().map(|games| &games[0]) {
+        loop {
+            let asked =
+                games.get_view(about(pb::GetViewRequest { game_id: game.clone(), seat: None }, game, &ada)).await;
+            if asked.as_ref().is_err_and(|status| status.code() == Code::Unauthenticated) {
+                break;
+            }
+            assert!(revoked.elapsed() < Duration::from_secs(1), "{game}'s shard still takes the key: {asked:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    drop(postgres);
 }

@@ -8,10 +8,11 @@
 
 mod support;
 
+use support::nginx;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use clack_proto::v1 as pb;
@@ -22,28 +23,12 @@ use tonic::transport::Channel;
 use tonic::{Code, Request};
 
 const SHARDS: [&str; 3] = ["a", "b", "c"];
-/// The addresses and the log path in the shipped config, replaced by the test's.
-const SHIPPED_SHARDS: [&str; 3] = ["127.0.0.1:50061", "127.0.0.1:50062", "127.0.0.1:50063"];
-const SHIPPED_LISTEN: &str = "127.0.0.1:8080";
-const SHIPPED_LOG: &str = "/var/log/nginx/clack.access.log";
-
 /// A child process killed when the test ends, however it ends.
 struct Killed(Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
         let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// nginx, stopped with SIGTERM when the test ends, so that its master stops its workers too
-/// (SIGKILL would leave them running).
-struct Nginx(Child);
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
         let _ = self.0.wait();
     }
 }
@@ -68,59 +53,6 @@ impl Shard {
     }
 }
 
-fn free_addr() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    listener.local_addr().expect("addr").to_string()
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The shipped nginx config with the test's addresses, inside a minimal main config whose pid,
-/// logs and temporary files stay in `dir`.
-fn write_nginx_config(dir: &Path, shards: &[Shard], listen: &str) {
-    let shipped =
-        std::fs::read_to_string(repo_root().join("deploy/nginx/clack.conf")).expect("deploy/nginx/clack.conf");
-    let mut config = shipped.clone();
-    for (from, shard) in SHIPPED_SHARDS.iter().zip(shards) {
-        assert!(shipped.contains(from), "the shipped config names {from}");
-        config = config.replace(from, &shard.addr);
-    }
-    assert!(shipped.contains(SHIPPED_LISTEN) && shipped.contains(SHIPPED_LOG), "listen address and log");
-    config = config.replace(SHIPPED_LISTEN, listen).replace(SHIPPED_LOG, &dir.join("access.log").to_string_lossy());
-    std::fs::write(dir.join("clack.conf"), config).expect("write clack.conf");
-    let d = dir.display();
-    let main = format!(
-        "pid {d}/nginx.pid;\nerror_log {d}/error.log warn;\nworker_processes 1;\nevents {{ worker_connections 512; }}\n\
-         http {{\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n  fastcgi_temp_path {d}/fastcgi;\n  \
-         uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n  include {d}/clack.conf;\n}}\n"
-    );
-    std::fs::write(dir.join("nginx.conf"), main).expect("write nginx.conf");
-}
-
-fn start_nginx(dir: &Path, listen: &str) -> Nginx {
-    let installed = Command::new("nginx").arg("-v").stderr(Stdio::null()).status().is_ok_and(|s| s.success());
-    assert!(installed, "nginx is not installed; the shard test needs it: apt-get install nginx (or nginx-light)");
-    let child = Command::new("nginx")
-        .arg("-p")
-        .arg(dir)
-        .args(["-c", "nginx.conf", "-g", "daemon off;"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("nginx starts");
-    let nginx = Nginx(child);
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(listen).is_ok() {
-            return nginx;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let log = std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
-    panic!("nginx did not start listening on {listen}: {log}");
-}
-
 /// A message about `game`, with the routing header (and a seat's token, if given).
 fn about<T>(message: T, game: &str, token: Option<&str>) -> Request<T> {
     let mut request = Request::new(message);
@@ -137,7 +69,7 @@ fn shard_of(game: &str) -> &str {
 
 /// Runs the Python client once through the proxy; returns the id of the game it played.
 async fn python_game(proxy: &str, kind: &'static str) -> String {
-    let script = repo_root().join("tests/python/play.py");
+    let script = nginx::repo_root().join("tests/python/play.py");
     let addr = proxy.to_owned();
     let output = tokio::task::spawn_blocking(move || {
         Command::new("python3").arg(script).args(["--addr", &addr, "--game", kind]).output()
@@ -233,7 +165,7 @@ async fn list_all(client: &mut GameServiceClient<Channel>) -> Result<Vec<String>
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_shards_behind_nginx() {
     let dir = tempfile::tempdir().expect("dir");
-    let addrs: Vec<String> = SHARDS.iter().map(|_| free_addr()).collect();
+    let addrs: Vec<String> = SHARDS.iter().map(|_| nginx::free_addr()).collect();
     let peers: Vec<String> = SHARDS.iter().zip(&addrs).map(|(name, addr)| format!("{name}=http://{addr}")).collect();
     let peers = peers.join(",");
     let mut shards: Vec<Shard> = SHARDS
@@ -252,9 +184,10 @@ async fn three_shards_behind_nginx() {
     }
     let proxy_dir = dir.path().join("nginx");
     std::fs::create_dir(&proxy_dir).expect("nginx dir");
-    let listen = free_addr();
-    write_nginx_config(&proxy_dir, &shards, &listen);
-    let _nginx = start_nginx(&proxy_dir, &listen);
+    let listen = nginx::free_addr();
+    let addrs: Vec<String> = shards.iter().map(|shard| shard.addr.clone()).collect();
+    nginx::write_config(&proxy_dir, &addrs, &listen);
+    let _nginx = nginx::start(&proxy_dir, &listen);
     let url = format!("http://{listen}");
     let mut client = GameServiceClient::connect(url.clone()).await.expect("connect to the proxy");
     let mut replay = ReplayServiceClient::connect(url).await.expect("connect to the proxy");
@@ -379,7 +312,7 @@ async fn pages_from(client: &mut GameServiceClient<Channel>, mut page_token: Str
 
 /// Two shards, `x` and `y`, each listing both (`--peers`), with a client of each.
 async fn two_shards(dir: &Path) -> (Vec<Killed>, Vec<GameServiceClient<Channel>>) {
-    let addrs = [free_addr(), free_addr()];
+    let addrs = [nginx::free_addr(), nginx::free_addr()];
     let peers = format!("x=http://{},y=http://{}", addrs[0], addrs[1]);
     let mut processes = Vec::new();
     let mut clients = Vec::new();
