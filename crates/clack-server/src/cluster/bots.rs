@@ -93,47 +93,36 @@ fn version_row(row: &tokio_postgres::Row) -> VersionRow {
 /// Every bot and version row written at or after transaction `from` (`"0"` for all), read in
 /// one snapshot, and where the next read starts.
 pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
-    let fail = |e: tokio_postgres::Error| database.failed("reading bots", e);
     let mut client = database.client().await?;
     let (transaction, next) = super::follow::snapshot(database, &mut client, "reading bots").await?;
-    let bots = transaction
-        .query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE changed_xid >= $1::text::xid8"), &[&from])
-        .await
-        .map_err(fail)?
-        .iter()
-        .map(bot_row)
-        .collect();
-    let versions = transaction
-        .query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE changed_xid >= $1::text::xid8"), &[&from])
-        .await
-        .map_err(fail)?
-        .iter()
-        .map(version_row)
-        .collect();
-    transaction.commit().await.map_err(fail)?;
-    Ok((Changes { bots, versions }, next))
+    let changes = rows(database, &transaction, ["changed_xid >= $1::text::xid8"; 2], from).await?;
+    transaction.commit().await.map_err(|e| database.failed("reading bots", e))?;
+    Ok((changes, next))
 }
 
 /// One bot and its versions, if it exists (for a shard asked to seat a bot it has not heard of
 /// yet, uploaded through another shard a moment ago).
 pub(crate) async fn one(database: &Database, bot_id: &str) -> Result<Changes> {
-    let fail = |e: tokio_postgres::Error| database.failed("reading a bot", e);
     let client = database.client().await?;
-    let bots = client
-        .query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE id = $1"), &[&bot_id])
-        .await
-        .map_err(fail)?
-        .iter()
-        .map(bot_row)
-        .collect();
+    rows(database, &client, ["id = $1", "bot_id = $1"], bot_id).await
+}
+
+/// The bot rows and the version rows that match `conditions` (one each, on parameter `$1`).
+async fn rows(
+    database: &Database,
+    client: &impl deadpool_postgres::GenericClient,
+    [bots_where, versions_where]: [&str; 2],
+    parameter: &str,
+) -> Result<Changes> {
+    let fail = |e: tokio_postgres::Error| database.failed("reading bots", e);
+    let bots = client.query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE {bots_where}"), &[&parameter]).await;
     let versions = client
-        .query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE bot_id = $1"), &[&bot_id])
-        .await
-        .map_err(fail)?
-        .iter()
-        .map(version_row)
-        .collect();
-    Ok(Changes { bots, versions })
+        .query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE {versions_where}"), &[&parameter])
+        .await;
+    Ok(Changes {
+        bots: bots.map_err(fail)?.iter().map(bot_row).collect(),
+        versions: versions.map_err(fail)?.iter().map(version_row).collect(),
+    })
 }
 
 /// Adds a version (with its source, for a script) to a bot, making the bot first when `new` is

@@ -29,15 +29,17 @@ CREATE TABLE api_keys (
 CREATE INDEX accounts_changed ON accounts (changed_xid);
 CREATE INDEX api_keys_changed ON api_keys (changed_xid);
 
-CREATE FUNCTION clack_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Stamps a row with the transaction that writes it and notifies the channel named by the
+-- trigger's argument. Every followed table's trigger uses it.
+CREATE FUNCTION clack_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     NEW.changed_xid := pg_current_xact_id();
-    PERFORM pg_notify('clack_access', TG_TABLE_NAME);
+    PERFORM pg_notify(TG_ARGV[0], TG_TABLE_NAME);
     RETURN NEW;
 END
 $$;
 
 CREATE TRIGGER accounts_changed BEFORE INSERT OR UPDATE ON accounts
-    FOR EACH ROW EXECUTE FUNCTION clack_access_changed();
+    FOR EACH ROW EXECUTE FUNCTION clack_row_changed('clack_access');
 CREATE TRIGGER api_keys_changed BEFORE INSERT OR UPDATE ON api_keys
-    FOR EACH ROW EXECUTE FUNCTION clack_access_changed();
+    FOR EACH ROW EXECUTE FUNCTION clack_row_changed('clack_access');

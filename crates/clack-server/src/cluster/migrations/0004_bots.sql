@@ -43,15 +43,7 @@ CREATE INDEX bots_changed ON bots (changed_xid);
 CREATE INDEX bot_versions_changed ON bot_versions (changed_xid);
 CREATE INDEX bots_by_quota ON bots (quota_key);
 
-CREATE FUNCTION clack_bots_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    NEW.changed_xid := pg_current_xact_id();
-    PERFORM pg_notify('clack_bots', TG_TABLE_NAME);
-    RETURN NEW;
-END
-$$;
-
 CREATE TRIGGER bots_changed BEFORE INSERT OR UPDATE ON bots
-    FOR EACH ROW EXECUTE FUNCTION clack_bots_changed();
+    FOR EACH ROW EXECUTE FUNCTION clack_row_changed('clack_bots');
 CREATE TRIGGER bot_versions_changed BEFORE INSERT OR UPDATE ON bot_versions
-    FOR EACH ROW EXECUTE FUNCTION clack_bots_changed();
+    FOR EACH ROW EXECUTE FUNCTION clack_row_changed('clack_bots');
