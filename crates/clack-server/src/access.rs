@@ -298,6 +298,11 @@ impl Access {
 
     /// Takes in what the shared database says changed, and notes when it was heard from.
     pub(crate) fn apply(&self, changes: accounts::Changes) {
+        self.take_in(changes);
+        self.write().synced = Some(Instant::now());
+    }
+
+    fn take_in(&self, changes: accounts::Changes) {
         let mut registry = self.write();
         for account in changes.accounts {
             registry.accounts.insert(account.name.clone(), account);
@@ -305,7 +310,6 @@ impl Access {
         for key in changes.keys.into_iter().filter(|key| key.hash.len() == 32) {
             registry.keys.insert(key.id.clone(), key);
         }
-        registry.synced = Some(Instant::now());
     }
 
     async fn load(store: &Durable) -> Result<Registry> {
@@ -489,6 +493,22 @@ impl Access {
         };
         tracing::info!(account = %record.account, key_id, "key revoked");
         Ok(pb::RevokeKeyResponse { info: Some(record.info()) })
+    }
+
+    /// The id of the key these metadata carry, if this is a cluster's shard that has not heard
+    /// of it: it may have been made through another shard a moment ago ([`Access::learn_key`]).
+    pub fn unknown_key(&self, metadata: &MetadataMap) -> Option<String> {
+        let Records::Shared { .. } = &self.records else { return None };
+        let key = metadata.get(KEY_HEADER)?.to_str().ok()?.trim();
+        let id = key_id(key)?;
+        (!self.read().keys.contains_key(id)).then(|| id.to_owned())
+    }
+
+    /// Reads one key (and its account) from the shared database into memory, if it exists.
+    pub async fn learn_key(&self, key_id: &str) -> Result<()> {
+        let Records::Shared { database, .. } = &self.records else { return Ok(()) };
+        self.take_in(accounts::key(database, key_id).await?);
+        Ok(())
     }
 
     /// On a cluster's shard, refuses keys once the shared database has not been heard from for

@@ -629,10 +629,49 @@ impl BotLibrary {
         self.save(&summary).await
     }
 
-    /// Adds a match's results to a version's statistics, and the change of rating the match
-    /// made (from `started`, its rating when the match began) to its rating: matches of the same
-    /// version that overlap each add theirs, rather than the last one overwriting the others.
-    pub(crate) async fn record(
+    /// Adds a finished match's results to its seats' versions: games, wins, faults, decision
+    /// time, and the change of rating the match made (from the rating each seat started with).
+    /// Matches of the same version that overlap each add theirs, rather than the last one
+    /// overwriting the others. Each seat is (seat, bot, version, standing, starting rating).
+    pub(crate) async fn record_match(&self, match_id: &str, seats: &[MatchSeat<'_>]) -> Result<()> {
+        let Some(database) = &self.shared else {
+            for &(_, bot_id, version, standing, started) in seats {
+                self.record_here(bot_id, version, standing, started).await?;
+            }
+            return Ok(());
+        };
+        let played: Vec<_> = seats
+            .iter()
+            .map(|&(seat, bot_id, version, standing, started)| {
+                let played = shared_bots::Played {
+                    games: u64::from(standing.games),
+                    wins: u64::from(standing.wins),
+                    faults: standing.faults,
+                    mean_decision_micros: standing.mean_decision.as_secs_f64() * 1e6,
+                    rating_change: standing.rating - started,
+                };
+                (seat, bot_id, version, played)
+            })
+            .collect();
+        // One transaction, keyed by the match: counted once however often it is asked.
+        for (bot_id, now) in shared_bots::record_match(database, match_id, &played).await? {
+            let mut summary = self.summary(&bot_id)?;
+            if let Some(v) = summary.versions.iter_mut().find(|v| v.version == now.version) {
+                *v = now;
+            }
+            self.save(&summary).await?;
+        }
+        Ok(())
+    }
+
+    /// Whether a match recorded twice is counted once ([`BotLibrary::record_match`] on a
+    /// cluster's shard), so that it may be recorded before the match is marked finished.
+    pub(crate) fn counts_matches_once(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    /// Adds one seat's results to its version in this server's store.
+    async fn record_here(
         &self,
         bot_id: &str,
         version: &str,
@@ -640,21 +679,6 @@ impl BotLibrary {
         started: f64,
     ) -> Result<()> {
         let mut summary = self.summary(bot_id)?;
-        if let Some(database) = &self.shared {
-            // One statement adds to what every shard recorded: nothing is lost to a race.
-            let played = shared_bots::Played {
-                games: u64::from(standing.games),
-                wins: u64::from(standing.wins),
-                faults: standing.faults,
-                mean_decision_micros: standing.mean_decision.as_secs_f64() * 1e6,
-                rating_change: standing.rating - started,
-            };
-            let now = shared_bots::record(database, bot_id, version, played).await?;
-            if let (Some(now), Some(v)) = (now, summary.versions.iter_mut().find(|v| v.version == version)) {
-                *v = now;
-            }
-            return self.save(&summary).await;
-        }
         if let Some(v) = summary.versions.iter_mut().find(|v| v.version == version) {
             let decisions_before = v.games as f64;
             v.games += u64::from(standing.games);
@@ -668,6 +692,9 @@ impl BotLibrary {
         self.save(&summary).await
     }
 }
+
+/// One seat of a finished match, as counted: (seat, bot, version, standing, starting rating).
+pub(crate) type MatchSeat<'a> = (u32, &'a str, &'a str, &'a clack_bots::arena::Standing, f64);
 
 impl BotLibrary {
     /// An engine seat's move, decided on the bots' pool. The engine reads the game's whole

@@ -52,12 +52,33 @@ impl Gate {
     }
 
     /// Lets a request in to do `action`, or says why not.
-    pub fn admit<T>(&self, request: &Request<T>, action: Action<'_>) -> Result<Identity, Error> {
+    ///
+    /// On a cluster's shard, a key this shard has not heard of yet (made through another shard a
+    /// moment ago) is looked up in the shared database before the caller is told it is not
+    /// valid. The returned future holds no reference to the request, so that it stays `Send`
+    /// for streaming calls.
+    pub fn admit<'a, T>(
+        &'a self,
+        request: &Request<T>,
+        action: Action<'a>,
+    ) -> impl std::future::Future<Output = Result<Identity, Error>> + Send + 'a {
         let addr = request.remote_addr().map(|a| a.ip());
-        let identity = self.access.identify(request.metadata(), addr)?;
-        policy::check(self.access.mode(), &identity, action)?;
-        self.meter.request(&identity.who)?;
-        Ok(identity)
+        let unknown = self.access.unknown_key(request.metadata());
+        let known = unknown.is_none().then(|| self.access.identify(request.metadata(), addr));
+        let metadata = unknown.as_ref().map(|_| request.metadata().clone());
+        async move {
+            let identity = match (known, unknown, metadata) {
+                (Some(known), _, _) => known?,
+                (None, Some(key_id), Some(metadata)) => {
+                    self.access.learn_key(&key_id).await?;
+                    self.access.identify(&metadata, addr)?
+                }
+                _ => return Err(Error::Internal("a request was neither known nor learnt".to_owned())),
+            };
+            policy::check(self.access.mode(), &identity, action)?;
+            self.meter.request(&identity.who)?;
+            Ok(identity)
+        }
     }
 
     fn asker<'a>(&'a self, identity: &'a Identity) -> Asker<'a> {
@@ -114,13 +135,13 @@ fn player_name(name: &str) -> Result<String, FieldError> {
 #[tonic::async_trait]
 impl GameService for GameApi {
     async fn create_game(&self, request: Request<pb::CreateGameRequest>) -> Reply<pb::CreateGameResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.hub.create(request.into_inner(), &identity).await?))
     }
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id))]
     async fn join_game(&self, request: Request<pb::JoinGameRequest>) -> Reply<pb::JoinGameResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         self.gate.game(&request, &request.get_ref().game_id)?;
         let request = request.into_inner();
         let name = player_name(&request.name).map_err(Error::from)?;
@@ -130,7 +151,7 @@ impl GameService for GameApi {
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = ?request.get_ref().seat))]
     async fn get_view(&self, request: Request<pb::GetViewRequest>) -> Reply<pb::GetViewResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let caller = caller(&request, request.get_ref().seat)?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(pb::GetViewResponse { view: Some(self.hub.view(id, caller).await?) }))
@@ -141,7 +162,7 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::ListLegalActionsRequest>,
     ) -> Reply<pb::ListLegalActionsResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let caller = caller(&request, request.get_ref().seat)?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.legal(id, caller).await?))
@@ -149,7 +170,7 @@ impl GameService for GameApi {
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
     async fn act(&self, request: Request<pb::ActRequest>) -> Reply<pb::ActResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let caller = caller(&request, request.get_ref().seat)?;
         self.gate.game(&request, &request.get_ref().game_id)?;
         let request = request.into_inner();
@@ -168,7 +189,7 @@ impl GameService for GameApi {
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = request.get_ref().seat))]
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Reply<pb::ResignResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let caller = caller(&request, request.get_ref().seat)?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.resign(id, caller).await?))
@@ -176,13 +197,13 @@ impl GameService for GameApi {
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id))]
     async fn cancel_game(&self, request: Request<pb::CancelGameRequest>) -> Reply<pb::CancelGameResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.cancel(id, &identity).await?))
     }
 
     async fn list_games(&self, request: Request<pb::ListGamesRequest>) -> Reply<pb::ListGamesResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         if !request.get_ref().match_id.is_empty() {
             // A match lives on the shard that started it, as a game does.
             self.gate.game(&request, &request.get_ref().match_id)?;
@@ -197,7 +218,7 @@ impl GameService for GameApi {
     type PlayStream = EventStream<pb::PlayResponse>;
 
     async fn play(&self, request: Request<tonic::Streaming<pb::PlayRequest>>) -> Reply<Self::PlayStream> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let stream = crate::play::start(self.hub.clone(), self.sessions.clone(), self.closing.clone(), request);
         Ok(Response::new(Box::pin(stream)))
     }
@@ -206,7 +227,7 @@ impl GameService for GameApi {
 
     #[tracing::instrument(skip_all, fields(game = %request.get_ref().game_id, seat = ?request.get_ref().seat))]
     async fn watch(&self, request: Request<pb::WatchRequest>) -> Reply<Self::WatchStream> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let caller = caller(&request, request.get_ref().seat)?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?.to_owned();
         let request = request.into_inner();
@@ -315,13 +336,13 @@ impl Feed {
 #[tonic::async_trait]
 impl ReplayService for ReplayApi {
     async fn get_log(&self, request: Request<pb::GetLogRequest>) -> Reply<pb::GetLogResponse> {
-        self.gate.admit(&request, Action::ReadFinished)?;
+        self.gate.admit(&request, Action::ReadFinished).await?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(pb::GetLogResponse { events: self.hub.full_log(id).await? }))
     }
 
     async fn get_state_at(&self, request: Request<pb::GetStateAtRequest>) -> Reply<pb::GetStateAtResponse> {
-        self.gate.admit(&request, Action::ReadFinished)?;
+        self.gate.admit(&request, Action::ReadFinished).await?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(pb::GetStateAtResponse {
             view: Some(self.hub.state_at(id, request.get_ref().sequence).await?),
@@ -329,13 +350,13 @@ impl ReplayService for ReplayApi {
     }
 
     async fn verify(&self, request: Request<pb::VerifyRequest>) -> Reply<pb::VerifyResponse> {
-        self.gate.admit(&request, Action::ReadFinished)?;
+        self.gate.admit(&request, Action::ReadFinished).await?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         Ok(Response::new(self.hub.verify(id).await?))
     }
 
     async fn fork_game(&self, request: Request<pb::ForkGameRequest>) -> Reply<pb::ForkGameResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         let request = request.into_inner();
         let id = game_id(&request.game_id).map_err(Error::from)?.to_owned();
         let game = self.hub.fork(&id, request, &identity).await?;
@@ -345,7 +366,7 @@ impl ReplayService for ReplayApi {
     type ExportStream = EventStream<pb::ExportResponse>;
 
     async fn export(&self, request: Request<pb::ExportRequest>) -> Reply<Self::ExportStream> {
-        self.gate.admit(&request, Action::ReadFinished)?;
+        self.gate.admit(&request, Action::ReadFinished).await?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?;
         let lines = self.hub.export(id).await?;
         let stream = tokio_stream::iter(lines.into_iter().map(|json_line| Ok(pb::ExportResponse { json_line })));
@@ -355,7 +376,7 @@ impl ReplayService for ReplayApi {
     type ReviewGameStream = EventStream<pb::ReviewGameResponse>;
 
     async fn review_game(&self, request: Request<pb::ReviewGameRequest>) -> Reply<Self::ReviewGameStream> {
-        self.gate.admit(&request, Action::ReadFinished)?;
+        self.gate.admit(&request, Action::ReadFinished).await?;
         let id = self.gate.game(&request, &request.get_ref().game_id)?.to_owned();
         let level = crate::review::level(&request.get_ref().level)?;
         let kept_only = request.get_ref().kept_only;
@@ -382,43 +403,43 @@ pub struct BotApi {
 #[tonic::async_trait]
 impl clack_proto::v1::bot_service_server::BotService for BotApi {
     async fn upload_bot(&self, request: Request<pb::UploadBotRequest>) -> Reply<pb::UploadBotResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.library.upload(request.into_inner(), self.gate.asker(&identity)).await?))
     }
 
     async fn validate_bot(&self, request: Request<pb::ValidateBotRequest>) -> Reply<pb::ValidateBotResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.library.validate(request.into_inner(), self.gate.asker(&identity)).await?))
     }
 
     async fn list_bots(&self, request: Request<pb::ListBotsRequest>) -> Reply<pb::ListBotsResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.library.list(request.get_ref())?))
     }
 
     async fn get_bot(&self, request: Request<pb::GetBotRequest>) -> Reply<pb::GetBotResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.library.get(request.get_ref(), self.gate.asker(&identity)).await?))
     }
 
     async fn retire_bot(&self, request: Request<pb::RetireBotRequest>) -> Reply<pb::RetireBotResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         self.library.retire(request.get_ref(), self.gate.asker(&identity)).await?;
         Ok(Response::new(pb::RetireBotResponse {}))
     }
 
     async fn run_match(&self, request: Request<pb::RunMatchRequest>) -> Reply<pb::RunMatchResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.matches.run_to_end(request.into_inner(), self.gate.asker(&identity)).await?))
     }
 
     async fn start_match(&self, request: Request<pb::StartMatchRequest>) -> Reply<pb::StartMatchResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.matches.start(request.into_inner(), self.gate.asker(&identity)).await?))
     }
 
     async fn get_leaderboard(&self, request: Request<pb::GetLeaderboardRequest>) -> Reply<pb::GetLeaderboardResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.ladder.leaderboard(request.get_ref())?))
     }
 
@@ -426,14 +447,14 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
         &self,
         request: Request<pb::GetRatingHistoryRequest>,
     ) -> Reply<pb::GetRatingHistoryResponse> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.ladder.history(request.get_ref())?))
     }
 
     type WatchMatchStream = EventStream<pb::WatchMatchResponse>;
 
     async fn watch_match(&self, request: Request<pb::WatchMatchRequest>) -> Reply<Self::WatchMatchStream> {
-        self.gate.admit(&request, Action::Use)?;
+        self.gate.admit(&request, Action::Use).await?;
         let id = self.gate.game(&request, &request.get_ref().match_id)?;
         let replies = self.matches.watch(id).await?;
         Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))
@@ -443,14 +464,14 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
         &self,
         request: Request<pb::RegisterRemoteBotRequest>,
     ) -> Reply<pb::RegisterRemoteBotResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         Ok(Response::new(self.library.register_remote(request.into_inner(), self.gate.asker(&identity)).await?))
     }
 
     type ConnectBotStream = EventStream<pb::ConnectBotResponse>;
 
     async fn connect_bot(&self, request: Request<pb::ConnectBotRequest>) -> Reply<Self::ConnectBotStream> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         let connected = self.library.connect(request.get_ref(), self.gate.asker(&identity))?;
         Ok(Response::new(Box::pin(connected.until(self.closing.clone()))))
     }
@@ -459,7 +480,7 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
         &self,
         request: Request<pb::ExplainDecisionRequest>,
     ) -> Reply<pb::ExplainDecisionResponse> {
-        let identity = self.gate.admit(&request, Action::Use)?;
+        let identity = self.gate.admit(&request, Action::Use).await?;
         self.gate.game(&request, &request.get_ref().game_id)?;
         let asker = self.gate.asker(&identity);
         Ok(Response::new(crate::bots::explain::explain(&self.hub, &self.library, request.get_ref(), asker).await?))
@@ -479,29 +500,29 @@ const BACKUP_PIECE: usize = 1 << 20;
 #[tonic::async_trait]
 impl clack_proto::v1::admin_service_server::AdminService for AdminApi {
     async fn create_account(&self, request: Request<pb::CreateAccountRequest>) -> Reply<pb::CreateAccountResponse> {
-        self.gate.admit(&request, Action::Administer)?;
+        self.gate.admit(&request, Action::Administer).await?;
         Ok(Response::new(self.gate.access.create_account(request.get_ref()).await?))
     }
 
     async fn list_accounts(&self, request: Request<pb::ListAccountsRequest>) -> Reply<pb::ListAccountsResponse> {
-        self.gate.admit(&request, Action::Administer)?;
+        self.gate.admit(&request, Action::Administer).await?;
         Ok(Response::new(self.gate.access.list_accounts()?))
     }
 
     async fn create_key(&self, request: Request<pb::CreateKeyRequest>) -> Reply<pb::CreateKeyResponse> {
-        self.gate.admit(&request, Action::Administer)?;
+        self.gate.admit(&request, Action::Administer).await?;
         Ok(Response::new(self.gate.access.create_key(&request.get_ref().account).await?))
     }
 
     async fn revoke_key(&self, request: Request<pb::RevokeKeyRequest>) -> Reply<pb::RevokeKeyResponse> {
-        self.gate.admit(&request, Action::Administer)?;
+        self.gate.admit(&request, Action::Administer).await?;
         Ok(Response::new(self.gate.access.revoke_key(&request.get_ref().key_id).await?))
     }
 
     type BackupStream = EventStream<pb::BackupResponse>;
 
     async fn backup(&self, request: Request<pb::BackupRequest>) -> Reply<Self::BackupStream> {
-        self.gate.admit(&request, Action::Administer)?;
+        self.gate.admit(&request, Action::Administer).await?;
         let file = self.hub.backup().await?;
         tracing::info!(bytes = file.len(), "backup taken");
         let pieces: Vec<_> =

@@ -38,35 +38,53 @@ impl Followed for Access {
 /// Every row written at or after transaction `from` (`"0"` for all), read in one snapshot, and
 /// where the next read starts.
 pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
-    let fail = |e: tokio_postgres::Error| database.failed("reading accounts and keys", e);
     let mut client = database.client().await?;
     let (transaction, next) = super::follow::snapshot(database, &mut client, "reading accounts and keys").await?;
-    let accounts = transaction
-        .query("SELECT name, admin, created_unix_millis FROM accounts WHERE changed_xid >= $1::text::xid8", &[&from])
-        .await
-        .map_err(fail)?
-        .iter()
-        .map(|row| AccountRecord { name: row.get(0), admin: row.get(1), created_unix_millis: row.get(2) })
-        .collect();
-    let keys = transaction
-        .query(
-            "SELECT id, account, hash, created_unix_millis, revoked_unix_millis FROM api_keys \
-             WHERE changed_xid >= $1::text::xid8",
-            &[&from],
-        )
-        .await
-        .map_err(fail)?
-        .iter()
-        .map(|row| KeyRecord {
-            id: row.get(0),
-            account: row.get(1),
-            hash: row.get(2),
-            created_unix_millis: row.get(3),
-            revoked_unix_millis: row.get(4),
-        })
-        .collect();
-    transaction.commit().await.map_err(fail)?;
-    Ok((Changes { accounts, keys }, next))
+    let changes = rows(database, &transaction, ["changed_xid >= $1::text::xid8"; 2], from).await?;
+    transaction.commit().await.map_err(|e| database.failed("reading accounts and keys", e))?;
+    Ok((changes, next))
+}
+
+/// One key and its account, if the key exists (for a shard asked about a key made through
+/// another shard a moment ago).
+pub(crate) async fn key(database: &Database, key_id: &str) -> Result<Changes> {
+    let client = database.client().await?;
+    let account_of_key = "name IN (SELECT account FROM api_keys WHERE id = $1)";
+    rows(database, &client, [account_of_key, "id = $1"], key_id).await
+}
+
+/// The account rows and the key rows that match `conditions` (one each, on parameter `$1`).
+async fn rows(
+    database: &Database,
+    client: &impl deadpool_postgres::GenericClient,
+    [accounts_where, keys_where]: [&str; 2],
+    parameter: &str,
+) -> Result<Changes> {
+    let fail = |e: tokio_postgres::Error| database.failed("reading accounts and keys", e);
+    let accounts = client
+        .query(&format!("SELECT name, admin, created_unix_millis FROM accounts WHERE {accounts_where}"), &[&parameter])
+        .await;
+    let keys = client.query(&format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE {keys_where}"), &[&parameter]).await;
+    Ok(Changes {
+        accounts: accounts.map_err(fail)?.iter().map(account_record).collect(),
+        keys: keys.map_err(fail)?.iter().map(key_record).collect(),
+    })
+}
+
+const KEY_COLUMNS: &str = "id, account, hash, created_unix_millis, revoked_unix_millis";
+
+fn account_record(row: &tokio_postgres::Row) -> AccountRecord {
+    AccountRecord { name: row.get(0), admin: row.get(1), created_unix_millis: row.get(2) }
+}
+
+fn key_record(row: &tokio_postgres::Row) -> KeyRecord {
+    KeyRecord {
+        id: row.get(0),
+        account: row.get(1),
+        hash: row.get(2),
+        created_unix_millis: row.get(3),
+        revoked_unix_millis: row.get(4),
+    }
 }
 
 /// Adds an account; answers false (and changes nothing) if the name is taken.
@@ -124,11 +142,5 @@ pub(crate) async fn revoke_key(database: &Database, id: &str, now: i64) -> Resul
         )
         .await
         .map_err(|e| database.failed("revoking a key", e))?;
-    Ok(row.map(|row| KeyRecord {
-        id: row.get(0),
-        account: row.get(1),
-        hash: row.get(2),
-        created_unix_millis: row.get(3),
-        revoked_unix_millis: row.get(4),
-    }))
+    Ok(row.as_ref().map(key_record))
 }

@@ -190,7 +190,7 @@ pub(crate) async fn retire(database: &Database, bot_id: &str, version: Option<&s
     Ok(())
 }
 
-/// What a match adds to one version's statistics.
+/// What a match adds to one seat's version.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Played {
     pub(crate) games: u64,
@@ -202,37 +202,52 @@ pub(crate) struct Played {
     pub(crate) rating_change: f64,
 }
 
-/// Adds a match's games and its change of rating to a version in one statement; answers the
-/// version as it now stands (with every shard's games counted), or `None` if it does not exist.
-pub(crate) async fn record(
+/// Records a finished match: for each seat, its results row and the addition of its games and
+/// change of rating to its version, all in one transaction, so that two shards finishing matches
+/// of the same version at once both count. A match recorded before adds nothing. Answers the
+/// versions as they now stand (with every shard's games counted).
+pub(crate) async fn record_match(
     database: &Database,
-    bot_id: &str,
-    version: &str,
-    played: Played,
-) -> Result<Option<pb::BotVersion>> {
-    let client = database.client().await?;
-    let row = client
-        .query_opt(
-            &format!(
-                "UPDATE bot_versions SET games = games + $3::bigint, wins = wins + $4::bigint, \
-                 faults = faults + $5::bigint, \
-                 mean_decision_micros = CASE WHEN games + $3::bigint = 0 THEN 0 \
-                     ELSE (mean_decision_micros * games + $6::float8 * $3::bigint) / (games + $3::bigint) END, \
-                 rating = rating + $7::float8 WHERE bot_id = $1 AND version = $2 RETURNING {VERSION_COLUMNS}"
-            ),
-            &[
-                &bot_id,
-                &version,
-                &(played.games as i64),
-                &(played.wins as i64),
-                &(played.faults as i64),
-                &played.mean_decision_micros,
-                &played.rating_change,
-            ],
-        )
-        .await
-        .map_err(|e| database.failed("recording a bot's games", e))?;
-    Ok(row.map(|row| version_row(&row).version))
+    match_id: &str,
+    seats: &[(u32, &str, &str, Played)],
+) -> Result<Vec<(String, pb::BotVersion)>> {
+    let fail = |e: tokio_postgres::Error| database.failed("recording a match", e);
+    let mut client = database.client().await?;
+    let transaction = client.transaction().await.map_err(fail)?;
+    let mut now = Vec::new();
+    for &(seat, bot_id, version, played) in seats {
+        let games = played.games as i64;
+        let (wins, faults) = (played.wins as i64, played.faults as i64);
+        let (micros, change) = (played.mean_decision_micros, played.rating_change);
+        let new = transaction
+            .execute(
+                "INSERT INTO match_results (match_id, seat, bot_id, version, games, wins, faults, \
+                 mean_decision_micros, rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+                 ON CONFLICT (match_id, seat) DO NOTHING",
+                &[&match_id, &(seat as i32), &bot_id, &version, &games, &wins, &faults, &micros, &change],
+            )
+            .await
+            .map_err(fail)?;
+        if new == 0 {
+            continue;
+        }
+        let row = transaction
+            .query_opt(
+                &format!(
+                    "UPDATE bot_versions SET games = games + $3::bigint, wins = wins + $4::bigint, \
+                     faults = faults + $5::bigint, \
+                     mean_decision_micros = CASE WHEN games + $3::bigint = 0 THEN 0 \
+                         ELSE (mean_decision_micros * games + $6::float8 * $3::bigint) / (games + $3::bigint) END, \
+                     rating = rating + $7::float8 WHERE bot_id = $1 AND version = $2 RETURNING {VERSION_COLUMNS}"
+                ),
+                &[&bot_id, &version, &games, &wins, &faults, &micros, &change],
+            )
+            .await
+            .map_err(fail)?;
+        now.extend(row.map(|row| version_row(&row)).map(|v| (v.bot_id, v.version)));
+    }
+    transaction.commit().await.map_err(fail)?;
+    Ok(now)
 }
 
 /// A script version's source, if there is one.

@@ -11,7 +11,9 @@
 //! it been stored but not yet recorded, it stays in the store as a finished game outside the
 //! match). When the last game is recorded the match is marked finished, and then its standings
 //! are added to its bots' statistics: a stop between the two loses that match's statistics
-//! rather than counting them twice. A server shutting down lets the game in play finish and
+//! rather than counting them twice. On a cluster's shard the database counts a match once
+//! whatever happens ([`crate::cluster::bots`]), so there the statistics are added first and a
+//! stop between the two counts them when the match resumes. A server shutting down lets the game in play finish and
 //! starts no other; the match resumes at the next start.
 //!
 //! The games of one rotation of the seats share a seed (duplicate deals, see
@@ -240,9 +242,18 @@ impl Matches {
             self.save(record).await?;
             progress.send_replace(report(record, table, played, Some(summary)));
         }
+        // Counted exactly once on a cluster (the database keys the count by match), so counted
+        // before the match is marked finished: a stop between the two counts it at the resume.
+        // On one server a stop between the two loses the count rather than doubling it.
+        let once = self.library.counts_matches_once();
+        if once {
+            table.count(&self.library, &record.match_id, &played.standings()).await?;
+        }
         record.status = pb::MatchStatus::Finished as i32;
         self.save(record).await?;
-        table.count(&self.library, &played.standings()).await?;
+        if !once {
+            table.count(&self.library, &record.match_id, &played.standings()).await?;
+        }
         progress.send_modify(|p| p.status = record.status);
         tracing::info!(r#match = %record.match_id, games, "match played");
         Ok(())

@@ -149,13 +149,15 @@ impl Table {
 
     /// Adds a finished match's standings to its bots' statistics and ratings. An engine keeps
     /// none in the library: it is not an uploaded bot.
-    pub(crate) async fn count(&self, library: &BotLibrary, standings: &[Standing]) -> Result<()> {
-        for ((entrant, standing), started) in self.seated.iter().zip(standings).zip(&self.entrants) {
-            if matches!(entrant.player, Sitter::Script(_)) {
-                library.record(&entrant.bot_id, &entrant.version, standing, started.rating).await?;
-            }
-        }
-        Ok(())
+    pub(crate) async fn count(&self, library: &BotLibrary, match_id: &str, standings: &[Standing]) -> Result<()> {
+        let seats: Vec<crate::library::MatchSeat<'_>> = (0u32..)
+            .zip(self.seated.iter().zip(standings).zip(&self.entrants))
+            .filter(|(_, ((entrant, _), _))| matches!(entrant.player, Sitter::Script(_)))
+            .map(|(seat, ((entrant, standing), started))| {
+                (seat, entrant.bot_id.as_str(), entrant.version.as_str(), standing, started.rating)
+            })
+            .collect();
+        library.record_match(match_id, &seats).await
     }
 }
 

@@ -1,4 +1,4 @@
--- Bots and their versions, shared by every shard: a bot uploaded through any shard can be seated
+-- Bots and their versions, and the matches' results, shared by every shard: a bot uploaded through any shard can be seated
 -- on every shard. A version is immutable (its id is its source's hash, or a remote bot's label),
 -- so a shard may cache a version's source and compiled script for ever. Statistics and ratings
 -- are updated by increments in one statement, so two shards finishing games of the same version
@@ -37,6 +37,24 @@ CREATE TABLE bot_versions (
     mean_decision_micros double precision NOT NULL DEFAULT 0,
     changed_xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
     PRIMARY KEY (bot_id, version)
+);
+
+-- What each finished match added to each seat's version, recorded in the same transaction as
+-- the addition: a match counted again (a shard stopped between counting it and marking it
+-- finished, then resumed it) finds its rows and adds nothing.
+CREATE TABLE match_results (
+    match_id text NOT NULL,
+    seat integer NOT NULL,
+    bot_id text NOT NULL,
+    version text NOT NULL,
+    games bigint NOT NULL,
+    wins bigint NOT NULL,
+    faults bigint NOT NULL,
+    mean_decision_micros double precision NOT NULL,
+    rating_change double precision NOT NULL,
+    recorded_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (match_id, seat),
+    FOREIGN KEY (bot_id, version) REFERENCES bot_versions (bot_id, version)
 );
 
 CREATE INDEX bots_changed ON bots (changed_xid);
