@@ -622,7 +622,7 @@ async fn through_the_shipped_proxy_three_shards_are_one_service() {
     let postgres = Postgres::start();
     let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
     let closed = ["--mode", "closed"];
-    let _shards: Vec<Shard> = ["a", "b", "c"]
+    let mut shards: Vec<Shard> = ["a", "b", "c"]
         .iter()
         .zip(&addrs)
         .map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), &closed))
@@ -700,6 +700,25 @@ async fn through_the_shipped_proxy_three_shards_are_one_service() {
             assert!(revoked.elapsed() < Duration::from_secs(1), "{game}'s shard still takes the key: {asked:?}");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+
+    // Shard c stops: its games answer UNAVAILABLE through the proxy, the others' still answer,
+    // and it is shown down once it has missed its beats.
+    drop(shards.pop());
+    let second = admin.create_key(keyed(pb::CreateKeyRequest { account: "ada".into() }, ADMIN_KEY)).await;
+    let key = second.unwrap().into_inner().key;
+    let view = |game: &String| about(pb::GetViewRequest { game_id: game.clone(), seat: None }, game, &key);
+    let gone = games.get_view(view(&made_on["c"][0])).await.expect_err("shard c is down");
+    assert_eq!(gone.code(), Code::Unavailable, "{}", gone.message());
+    games.get_view(view(&made_on["a"][0])).await.expect("shard a answers");
+    let start = Instant::now();
+    loop {
+        let listed = clack(&["db", "shards", "--database", &postgres.url()]);
+        if listed.lines().any(|line| line.starts_with('c') && line.contains(" down ")) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(6), "shard c is still shown up: {listed}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
     drop(postgres);
 }
