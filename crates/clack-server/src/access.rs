@@ -445,7 +445,12 @@ impl Access {
         })
     }
 
-    pub fn list_accounts(&self) -> Result<pb::ListAccountsResponse> {
+    /// Every account with its keys. On a cluster's shard, read from the database first, so that
+    /// an account or key made through another shard a moment ago is listed too.
+    pub async fn list_accounts(&self) -> Result<pb::ListAccountsResponse> {
+        if let Records::Shared { database, .. } = &self.records {
+            self.take_in(accounts::changes(database, "0").await?.0);
+        }
         let mut names: Vec<String> = self.read().accounts.keys().cloned().collect();
         names.sort();
         let accounts = names.iter().map(|name| self.account(name)).collect::<Result<_>>()?;

@@ -304,6 +304,9 @@ impl BotLibrary {
     async fn add_version(&self, new: NewVersion<'_>, asker: Asker<'_>) -> Result<pb::UploadBotResponse> {
         let NewVersion { name, kind, version, size, source } = new;
         let remote = source.is_none();
+        // On a cluster's shard the bot may have been made through another shard a moment ago:
+        // its owner decides, not whoever uploads here first.
+        self.learn(name).await?;
         let existing = read(&self.bots).get(name).cloned();
         let who = &asker.identity.who;
         let mut owner_token = None;

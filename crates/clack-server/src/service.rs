@@ -506,7 +506,7 @@ impl clack_proto::v1::admin_service_server::AdminService for AdminApi {
 
     async fn list_accounts(&self, request: Request<pb::ListAccountsRequest>) -> Reply<pb::ListAccountsResponse> {
         self.gate.admit(&request, Action::Administer).await?;
-        Ok(Response::new(self.gate.access.list_accounts()?))
+        Ok(Response::new(self.gate.access.list_accounts().await?))
     }
 
     async fn create_key(&self, request: Request<pb::CreateKeyRequest>) -> Reply<pb::CreateKeyResponse> {

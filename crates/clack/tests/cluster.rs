@@ -345,12 +345,13 @@ async fn with_the_database_away_games_play_on_and_keys_last_only_the_grace_time(
     let (other, other_tokens) = new_game(&mut games, straight_options(2, 50), 8).await;
     play_to_end(&mut games, &other, &other_tokens).await;
     // The known key keeps working for the grace time, and no longer.
-    if stopped.elapsed() < grace - Duration::from_millis(500) {
+    if stopped.elapsed() < grace - Duration::from_millis(1000) {
         assert_eq!(shards[1].try_key(&ada).await, Code::Ok, "within the grace time");
     }
     shards[1].until_key(&ada, Code::Unavailable, grace + Duration::from_secs(2)).await;
-    // The grace runs from the shard's last read, at most one poll (0.5 s) before the stop.
-    let earliest = grace - Duration::from_millis(500);
+    // The grace runs from the shard's last read, about one poll (0.5 s) before the stop; a
+    // loaded machine may delay that read a little.
+    let earliest = grace - Duration::from_millis(900);
     assert!(stopped.elapsed() >= earliest, "not before the grace time: {:?}", stopped.elapsed());
     let mut bots = BotServiceClient::connect(shards[1].url.clone()).await.unwrap();
     bots.list_bots(Request::new(pb::ListBotsRequest::default())).await.expect("calls without a key go on");
