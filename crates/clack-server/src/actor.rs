@@ -437,10 +437,8 @@ impl Actor {
         let summary = view::summary(&next);
         // The index hears of a seat taken, the start and the end, never of a move: a move
         // leaves an active game active.
-        let noted = (next.status() != self.log().status() || next.status() == Status::Waiting)
-            .then(|| self.index.clone())
-            .flatten()
-            .map(|index| (index, summary.clone()));
+        let changed = next.status() != self.log().status() || next.status() == Status::Waiting;
+        let noted = self.index.clone().filter(|_| changed).map(|index| (index, summary.clone()));
         self.store.append(self.log().id(), self.log().sequence(), events.clone(), summary).await?;
         if let Some((index, summary)) = noted {
             index.note(summary);

@@ -75,7 +75,7 @@ struct Live {
 const BOT_SCAN: usize = 2000;
 
 /// The prefix of the store's markers of reviewed games.
-const REVIEWED: &str = "reviewed/";
+pub(crate) const REVIEWED: &str = "reviewed/";
 
 pub struct Hub {
     store: Durable,
@@ -289,7 +289,6 @@ impl Hub {
         Ok(())
     }
 
-    /// Checks the server's and the caller's live-games limits.
     /// Whether `who` may start another live game here: under the shard's limit, and under its
     /// quota of unfinished games, counted on every shard of a cluster (its games on the others
     /// from the shared index, one query per new game, never per move).
@@ -706,13 +705,13 @@ impl Hub {
             if !levels.iter().any(|l| l == level) {
                 levels.push(level.to_owned());
             }
-            levels.join(",")
+            levels.clone()
         };
-        self.store.put(&format!("{REVIEWED}{game_id}"), levels.clone().into_bytes()).await?;
+        self.store.put(&format!("{REVIEWED}{game_id}"), levels.join(",").into_bytes()).await?;
         if let Some(index) = &self.index
             && let Some(mut summary) = self.store.summary(game_id).await?
         {
-            summary.reviewed = levels.split(',').map(str::to_owned).collect();
+            summary.reviewed = levels;
             index.note(summary);
         }
         Ok(())

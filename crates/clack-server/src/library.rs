@@ -183,16 +183,22 @@ impl BotLibrary {
             summary.owner = row.owner_shown;
             summary.retired = row.retired;
         }
+        let mut touched = std::collections::HashSet::new();
         for row in changes.versions {
             let Some(summary) = bots.get_mut(&row.bot_id) else { continue };
             match summary.versions.iter_mut().find(|v| v.version == row.version.version) {
                 Some(known) => *known = row.version,
                 None => summary.versions.push(row.version),
             }
-            // Upload order, the same on every shard: the newest version is the last.
-            summary
-                .versions
-                .sort_by(|a, b| (a.uploaded_unix_millis, &a.version).cmp(&(b.uploaded_unix_millis, &b.version)));
+            touched.insert(row.bot_id);
+        }
+        // Upload order, the same on every shard: the newest version is the last.
+        for id in &touched {
+            if let Some(summary) = bots.get_mut(id) {
+                summary
+                    .versions
+                    .sort_by(|a, b| (a.uploaded_unix_millis, &a.version).cmp(&(b.uploaded_unix_millis, &b.version)));
+            }
         }
     }
 

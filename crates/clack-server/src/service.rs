@@ -63,17 +63,17 @@ impl Gate {
         action: Action<'a>,
     ) -> impl std::future::Future<Output = Result<Identity, Error>> + Send + 'a {
         let addr = request.remote_addr().map(|a| a.ip());
-        let unknown = self.access.unknown_key(request.metadata());
-        let known = unknown.is_none().then(|| self.access.identify(request.metadata(), addr));
-        let metadata = unknown.as_ref().map(|_| request.metadata().clone());
+        let caller = match self.access.unknown_key(request.metadata()) {
+            None => Asking::Known(self.access.identify(request.metadata(), addr)),
+            Some(key_id) => Asking::Unknown(key_id, request.metadata().clone()),
+        };
         async move {
-            let identity = match (known, unknown, metadata) {
-                (Some(known), _, _) => known?,
-                (None, Some(key_id), Some(metadata)) => {
+            let identity = match caller {
+                Asking::Known(identity) => identity?,
+                Asking::Unknown(key_id, metadata) => {
                     self.access.learn_key(&key_id).await?;
                     self.access.identify(&metadata, addr)?
                 }
-                _ => return Err(Error::Internal("a request was neither known nor learnt".to_owned())),
             };
             policy::check(self.access.mode(), &identity, action)?;
             self.meter.request(&identity.who)?;
@@ -84,6 +84,14 @@ impl Gate {
     fn asker<'a>(&'a self, identity: &'a Identity) -> Asker<'a> {
         Asker { identity, mode: self.access.mode(), meter: &self.meter }
     }
+}
+
+/// Who a request comes from, as far as this shard can tell without waiting.
+enum Asking {
+    /// Identified from memory (or refused).
+    Known(Result<Identity, Error>),
+    /// A key id this shard has not heard of, with the request's metadata to try again with.
+    Unknown(String, tonic::metadata::MetadataMap),
 }
 
 /// Implements `clack.v1.GameService`.

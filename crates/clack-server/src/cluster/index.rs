@@ -26,6 +26,8 @@ use tokio::sync::mpsc;
 
 use super::Database;
 use crate::error::{Error, Result};
+// Where the hub keeps the levels of kept reviews (`reviewed/{game}`), read to reconcile.
+use crate::hub::REVIEWED;
 
 /// The most games one upsert writes.
 const BATCH: usize = 256;
@@ -36,8 +38,6 @@ const RECONCILE_PAGE: usize = 500;
 const GATHER: Duration = Duration::from_millis(100);
 /// How long the writer waits before trying the database again.
 const RETRY: Duration = Duration::from_secs(1);
-/// Where the hub keeps the levels of kept reviews (`reviewed/{game}`), read to reconcile.
-const REVIEWED: &str = "reviewed/";
 
 /// The shard's writer into the game index, and the reader of the whole cluster's listing.
 pub struct Index {
