@@ -28,8 +28,11 @@ pub struct Budget {
     pub screen: u32,
     pub finalists: usize,
     /// Exhaustive search is used when nothing is hidden and at most this many tiles are left in
-    /// hands.
+    /// hands,
     pub exact_tiles: u8,
+    /// and if it visits at most this many positions; past them it gives up, and the sampled
+    /// values stand.
+    pub exact_nodes: u64,
 }
 
 /// A mean with its standard error.
@@ -94,6 +97,9 @@ pub struct Evaluation {
     pub worlds: u32,
     /// The margins are exact (exhaustive search of the one world that fits).
     pub exact: bool,
+    /// Positions the exhaustive search visited (at most the budget's `exact_nodes`), whether or
+    /// not it finished; 0 when it was not tried.
+    pub searched: u64,
     /// The choice was made on the probability of winning, not the margin (near the end of a
     /// Straight Dominoes match).
     pub endgame: bool,
@@ -168,14 +174,20 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
         value.win = Estimate::of(&value.wins);
         value.worlds = value.samples.len() as u32;
     }
-    let exact = info.is_certain() && exact::within(&position, budget.exact_tiles);
-    if exact {
-        for (value, margin) in values.iter_mut().zip(exact::margins(&position, seat)) {
-            value.margin = Estimate::exact(margin);
+    let mut searched = 0;
+    let mut exact = false;
+    if info.is_certain() && exact::within(&position, budget.exact_tiles) {
+        let outcome = exact::margins(&position, seat, budget.exact_nodes);
+        searched = outcome.nodes;
+        if let Some(margins) = outcome.margins {
+            exact = true;
+            for (value, margin) in values.iter_mut().zip(margins) {
+                value.margin = Estimate::exact(margin);
+            }
         }
     }
     let best = choose(endgame, &values, &playing);
-    Ok(Evaluation { seat, actions: values, best, worlds, exact, endgame })
+    Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame })
 }
 
 /// The engine's choice: the highest margin, or near the end of a Straight Dominoes match the

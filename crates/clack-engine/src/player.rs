@@ -43,9 +43,9 @@ impl Level {
 
     pub fn budget(self) -> Budget {
         match self {
-            Level::Fast => Budget { worlds: 16, screen: 4, finalists: 4, exact_tiles: 6 },
-            Level::Default => Budget { worlds: 64, screen: 8, finalists: 5, exact_tiles: 8 },
-            Level::Strong => Budget { worlds: 256, screen: 32, finalists: 8, exact_tiles: 10 },
+            Level::Fast => Budget { worlds: 16, screen: 4, finalists: 4, exact_tiles: 6, exact_nodes: 20_000 },
+            Level::Default => Budget { worlds: 64, screen: 8, finalists: 5, exact_tiles: 8, exact_nodes: 100_000 },
+            Level::Strong => Budget { worlds: 256, screen: 32, finalists: 8, exact_tiles: 10, exact_nodes: 400_000 },
         }
     }
 }

@@ -723,3 +723,60 @@ async fn through_the_shipped_proxy_three_shards_are_one_service() {
     }
     drop(postgres);
 }
+
+/// A password given in the URL's query (or as `user:password@`) reaches the database but is
+/// printed nowhere: not by `clack db migrate`, not by `serve --print-config`, not in the shard's
+/// log line that says the database is ready.
+#[tokio::test]
+async fn a_database_password_in_any_form_is_never_printed() {
+    use std::io::{BufRead, BufReader};
+    let postgres = Postgres::start();
+    let secret = "s3cret-in-the-url";
+    // Trust authentication ignores the password, so both URLs connect.
+    let in_query = format!("{}?password={secret}", postgres.url());
+    let in_userinfo = postgres.url().replace("clack@", &format!("clack:{secret}@"));
+    for url in [&in_query, &in_userinfo] {
+        let migrate = clack(&["db", "migrate", "--database", url]);
+        assert!(migrate.contains("version"), "{migrate}");
+        assert!(!migrate.contains(secret), "db migrate printed the password: {migrate}");
+        let status = clack(&["db", "status", "--database", url]);
+        assert!(!status.contains(secret), "db status printed the password: {status}");
+        let printed = Command::new(env!("CARGO_BIN_EXE_clack"))
+            .args(["serve", "--print-config"])
+            .env("CLACK_DATABASE", url)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&printed.stdout).into_owned();
+        assert!(printed.contains("database = \"postgres://clack"), "{printed}");
+        assert!(!printed.contains(secret), "--print-config printed the password: {printed}");
+
+        let data = tempfile::tempdir().unwrap();
+        let mut shard = Command::new(env!("CARGO_BIN_EXE_clack"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--shard", "a", "--data"])
+            .arg(data.path())
+            .env("CLACK_DATABASE", url)
+            .env("CLACK_METRICS_ADDR", "off")
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut log = BufReader::new(shard.stderr.take().unwrap());
+        let mut seen = String::new();
+        let ready = loop {
+            let mut line = String::new();
+            if log.read_line(&mut line).unwrap() == 0 {
+                break None;
+            }
+            seen.push_str(&line);
+            if line.contains("shared database ready") {
+                break Some(line);
+            }
+        };
+        let _ = shard.kill();
+        let _ = shard.wait();
+        let ready = ready.unwrap_or_else(|| panic!("no 'shared database ready' line in: {seen}"));
+        assert!(ready.contains("postgres://clack"), "{ready}");
+        assert!(!seen.contains(secret), "the shard's log printed the password: {seen}");
+    }
+}

@@ -130,31 +130,167 @@ fn short(text: &str) -> String {
     text.lines().next().unwrap_or_default().chars().take(200).collect()
 }
 
-/// `url` with the password replaced by `***`, in both URL forms, for anything printed.
+/// `url` with every password replaced by `***`, for anything printed: the configuration,
+/// `clack db` output, logs and errors.
+///
+/// It reads `url` the way tokio-postgres does, so that every place the driver takes a password
+/// from is masked: the `user:password@` of a `postgres://` or `postgresql://` URL, a
+/// `password=` parameter of its query (the key percent-decoded, as the driver decodes it), and
+/// a `password` key of libpq's `key = value` form, quoted or not. As a last guard, if the
+/// password the driver would use still shows in the result (a form this reading missed), only
+/// the parts the driver parsed are shown, rebuilt without it.
 pub fn masked(url: &str) -> String {
-    if let Some((scheme, rest)) = url.split_once("://") {
-        if let Some((userinfo, host)) = rest.rsplit_once('@')
-            && let Some((user, _)) = userinfo.split_once(':')
-        {
-            return format!("{scheme}://{user}:***@{host}");
-        }
-        return url.to_owned();
+    let shown = match url.strip_prefix("postgres://").or_else(|| url.strip_prefix("postgresql://")) {
+        Some(rest) => format!("{}{}", &url[..url.len() - rest.len()], masked_url(rest)),
+        None => masked_pairs(url),
+    };
+    match url.parse::<tokio_postgres::Config>().ok().and_then(|c| c.get_password().map(<[u8]>::to_vec)) {
+        Some(password) if !password.is_empty() && contains(shown.as_bytes(), &password) => rebuilt(url),
+        _ => shown,
     }
-    url.split_whitespace()
-        .map(|pair| if pair.starts_with("password=") { "password=***" } else { pair })
-        .collect::<Vec<_>>()
-        .join(" ")
+}
+
+/// The part of a URL after its scheme, masked: credentials end at the first `@` and the
+/// password at the first `:` in them; the query's parameters are split on `&`.
+fn masked_url(rest: &str) -> String {
+    let (credentials, rest) = match rest.split_once('@') {
+        Some((credentials, rest)) => match credentials.split_once(':') {
+            Some((user, _)) => (format!("{user}:***@"), rest),
+            None => (format!("{credentials}@"), rest),
+        },
+        None => (String::new(), rest),
+    };
+    let Some((path, query)) = rest.split_once('?') else { return format!("{credentials}{rest}") };
+    let query: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if percent_encoding::percent_decode_str(key).decode_utf8_lossy() == "password" => {
+                format!("{key}=***")
+            }
+            _ => pair.to_owned(),
+        })
+        .collect();
+    format!("{credentials}{path}?{}", query.join("&"))
+}
+
+/// libpq's `key = value` form, masked: spaces may surround `=`, and a value is either quoted
+/// (`'...'`, backslash escapes) or runs to the next space (backslash escapes too). What cannot
+/// be read is not shown.
+fn masked_pairs(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let trimmed = rest.trim_start();
+        out.push_str(&rest[..rest.len() - trimmed.len()]);
+        if trimmed.is_empty() {
+            return out;
+        }
+        let key_end = trimmed.find(|c: char| c.is_whitespace() || c == '=').unwrap_or(trimmed.len());
+        let (key, after_key) = trimmed.split_at(key_end);
+        let after_space = after_key.trim_start();
+        let Some(after_equals) = after_space.strip_prefix('=') else {
+            out.push_str("…");
+            return out;
+        };
+        let value_start = after_equals.trim_start();
+        let Some(value_len) = value_length(value_start) else {
+            out.push_str(key);
+            out.push_str("=…");
+            return out;
+        };
+        out.push_str(&trimmed[..trimmed.len() - value_start.len()]);
+        out.push_str(if key == "password" { "***" } else { &value_start[..value_len] });
+        rest = &value_start[value_len..];
+    }
+}
+
+/// The length in bytes of the value at the start of `text`, quotes included; `None` when it
+/// is empty or its quote is never closed.
+fn value_length(text: &str) -> Option<usize> {
+    let quoted = text.starts_with('\'');
+    let mut chars = text.char_indices().skip(usize::from(quoted));
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '\'' if quoted => return Some(i + 1),
+            c if c.is_whitespace() && !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    (!quoted && !text.is_empty()).then_some(text.len())
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|window| window == needle)
+}
+
+/// What the driver parsed of `url`, without the password: user, hosts and ports, database.
+fn rebuilt(url: &str) -> String {
+    let Ok(config) = url.parse::<tokio_postgres::Config>() else { return "(a database URL, not shown)".into() };
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .zip(config.get_ports().iter().chain(std::iter::repeat(&5432)))
+        .map(|(host, port)| match host {
+            tokio_postgres::config::Host::Tcp(name) => format!("{name}:{port}"),
+            tokio_postgres::config::Host::Unix(path) => format!("{}:{port}", path.display()),
+        })
+        .collect();
+    format!(
+        "postgres://{}:***@{}/{}",
+        config.get_user().unwrap_or_default(),
+        hosts.join(","),
+        config.get_dbname().unwrap_or_default()
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Every form tokio-postgres takes a password from, each masked, and the URL still parses
+    /// to the same password (so the test feeds the driver forms it really accepts).
     #[test]
-    fn a_password_is_masked_in_both_url_forms() {
-        assert_eq!(masked("postgres://clack:s3cret@db:5432/clack"), "postgres://clack:***@db:5432/clack");
+    fn every_form_of_password_the_driver_accepts_is_masked() {
+        let cases = [
+            ("postgres://clack:s3cret@db:5432/clack", "postgres://clack:***@db:5432/clack"),
+            ("postgresql://clack:s3cret@db/clack", "postgresql://clack:***@db/clack"),
+            ("postgres://clack:s3%40cret@db/clack", "postgres://clack:***@db/clack"),
+            ("postgres://clack@db:5432/clack?password=s3cret", "postgres://clack@db:5432/clack?password=***"),
+            (
+                "postgres://clack@db/clack?application_name=x&password=s3cret&connect_timeout=5",
+                "postgres://clack@db/clack?application_name=x&password=***&connect_timeout=5",
+            ),
+            ("postgres://clack@db/clack?pass%77ord=s3cret", "postgres://clack@db/clack?pass%77ord=***"),
+            ("postgres://db/clack?user=clack&password=s3%20cret", "postgres://db/clack?user=clack&password=***"),
+            ("host=db user=clack password=s3cret", "host=db user=clack password=***"),
+            ("host=db password = s3cret user=clack", "host=db password = *** user=clack"),
+            ("host=db password='s3 cret' user=clack", "host=db password=*** user=clack"),
+            ("host=db password='it\\'s s3cret' dbname=clack", "host=db password=*** dbname=clack"),
+            ("host=db password=s3\\ cret", "host=db password=***"),
+        ];
+        for (url, shown) in cases {
+            let config: tokio_postgres::Config = url.parse().unwrap_or_else(|e| panic!("{url}: {e}"));
+            let password = String::from_utf8_lossy(config.get_password().unwrap_or_default()).into_owned();
+            assert!(password.starts_with("s3") || password.starts_with("it's"), "{url} has password {password:?}");
+            assert_eq!(masked(url), shown, "{url}");
+            assert!(!masked(url).contains("cret"), "{url}");
+        }
         assert_eq!(masked("postgres://clack@db/clack"), "postgres://clack@db/clack");
-        assert_eq!(masked("host=db user=clack password=s3cret"), "host=db user=clack password=***");
+        assert_eq!(masked("host=db user=clack"), "host=db user=clack");
+    }
+
+    #[test]
+    fn a_password_the_reading_missed_is_never_shown() {
+        // A password that also appears elsewhere in the string falls back to the rebuilt form.
+        let url = "postgres://clack:db@db:5432/clack";
+        assert_eq!(masked(url), "postgres://clack:***@db:5432/clack");
+        let url = "postgres://db:db@db/db";
+        assert!(!masked(url).contains("db:db@"), "{}", masked(url));
+        // Half a key=value string is not shown past the point it stops making sense.
+        assert_eq!(masked("host=db password='s3cret"), "host=db password=…");
     }
 
     #[test]
