@@ -305,10 +305,30 @@ fn read_file(path: &Path) -> anyhow::Result<Layer> {
         )));
     }
     toml::from_str(&text).map_err(|error| {
-        let line = error.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        let start = error.span().map(|span| span.start.min(text.len()));
+        let line = start.map(|start| text[..start].lines().count().max(1));
         let at = line.map(|line| format!("line {line}: ")).unwrap_or_default();
-        bad(format!("{at}{}", error.message()))
+        match start.and_then(|start| key_at(&text, start)) {
+            Some(key) if SECRET_BEARING_KEYS.contains(&key) => {
+                bad(format!("{at}{key}: not a valid value (not shown: it may hold a password)"))
+            }
+            Some(key) => bad(format!("{at}{key}: {}", error.message())),
+            None => bad(format!("{at}{}", error.message())),
+        }
     })
+}
+
+/// Keys whose value may hold a secret, so that an error about them never repeats the value.
+const SECRET_BEARING_KEYS: [&str; 1] = ["database"];
+
+/// The key of the `key = value` line holding byte `offset` of `text`: toml's errors point at a
+/// value, and name neither its key nor, for a bad value, anything a reader can search for.
+fn key_at(text: &str, offset: usize) -> Option<&str> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next()?;
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim().trim_matches(|c| c == '"' || c == '\'');
+    (!key.is_empty()).then_some(key)
 }
 
 impl Settings {
@@ -572,6 +592,26 @@ mod tests {
         std::fs::write(&path, "shard = \"a\"\nmax-live-games = \"s3cret\"\n").expect("write");
         let error = format!("{:#}", read_file(&path).expect_err("a bad value"));
         assert!(error.contains("line 2") && !error.contains("max-live-games = "), "{error}");
+        // A bad value of a key that may hold a password is not repeated.
+        std::fs::write(&path, "database = [\"postgres://clack:s3cret@db/clack\"]\n").expect("write");
+        let error = format!("{:#}", read_file(&path).expect_err("a bad value"));
+        assert!(error.contains("line 1: database:") && !error.contains("s3cret"), "{error}");
+    }
+
+    #[test]
+    fn a_bad_value_in_the_settings_file_names_its_key() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("clack.toml");
+        for (text, key, line) in [
+            ("durability = \"sometimes\"\n", "durability", 1),
+            ("shard = \"a\"\nmax-live-games = -3\n", "max-live-games", 2),
+            ("shard = \"a\"\n\n  \"request-timeout-ms\" = \"soon\"\n", "request-timeout-ms", 3),
+            ("mode = 'ajar'\n", "mode", 1),
+        ] {
+            std::fs::write(&path, text).expect("write");
+            let error = format!("{:#}", read_file(&path).expect_err("a bad value"));
+            assert!(error.contains(&format!("line {line}: {key}: ")), "{text:?}: {error}");
+        }
     }
 
     #[test]
