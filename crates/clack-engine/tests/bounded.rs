@@ -26,7 +26,8 @@ fn endgames(options: Options, level: Level, min_tiles: usize, count: usize) -> V
             game.boneyard().is_empty() && (min_tiles..=tiles).contains(&in_hands) && game.legal_actions().len() > 1
         });
         let game = record::replay(options, &steps).expect("replays");
-        if !game.is_over() && InfoSet::new(options, &steps, support::mover(options, &steps)).expect("info").is_certain() {
+        if !game.is_over() && InfoSet::new(options, &steps, support::mover(options, &steps)).expect("info").is_certain()
+        {
             found.push(steps);
         }
         if found.len() == count {

@@ -69,8 +69,12 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
         let seat = support::mover(options, &steps);
         let mut info = InfoSet::new(options, &steps, seat).expect("info set");
         assert!(info.is_certain());
-        let evaluation =
-            evaluate(&mut info, &Budget { worlds: 3, screen: 3, finalists: 20, exact_tiles: 9, exact_nodes: u64::MAX }, 1).expect("evaluates");
+        let evaluation = evaluate(
+            &mut info,
+            &Budget { worlds: 3, screen: 3, finalists: 20, exact_tiles: 9, exact_nodes: u64::MAX },
+            1,
+        )
+        .expect("evaluates");
         assert!(evaluation.exact);
         for value in &evaluation.actions {
             let mut next = game.clone();

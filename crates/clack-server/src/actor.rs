@@ -21,6 +21,7 @@ use crate::auth;
 use crate::bots::{BotHost, drive_bots};
 use crate::cluster::index::Index;
 use crate::error::{Error, Result};
+use crate::metrics::PlayedIn;
 use crate::view;
 
 /// Who is asking, as the request said: a seat (with the token it presented) or a spectator.
@@ -143,6 +144,9 @@ pub struct Actor {
     last_commit: tokio::time::Instant,
     /// The cluster's game index, told of the game's changes of status (never of moves).
     index: Option<Arc<Index>>,
+    /// Why the game is played (an ordinary game, a match's, the ladder's), for the metrics of
+    /// its remote bots' decisions.
+    played: PlayedIn,
 }
 
 /// Something the game's task must do at a wall-clock time without being asked.
@@ -178,14 +182,14 @@ impl Actor {
         tokens: Vec<Option<auth::TokenHash>>,
         bots: Option<Arc<dyn BotHost>>,
         join_timeout: std::time::Duration,
-        index: Option<Arc<Index>>,
+        (index, played): (Option<Arc<Index>>, PlayedIn),
     ) -> (Actor, watch::Receiver<Arc<Snapshot>>) {
         let (events, _) = broadcast::channel(WATCH_BUFFER);
         let current = Arc::new(Snapshot { log, tokens: tokens.into() });
         let (published, snapshots) = watch::channel(current.clone());
         let join_timeout = (!join_timeout.is_zero()).then_some(join_timeout);
         let last_commit = tokio::time::Instant::now();
-        (Actor { current, published, store, events, bots, join_timeout, last_commit, index }, snapshots)
+        (Actor { current, published, store, events, bots, join_timeout, last_commit, index, played }, snapshots)
     }
 
     fn log(&self) -> &GameLog {
@@ -295,8 +299,14 @@ impl Actor {
             Move::Proto(action) => action_from_proto(action.as_ref(), self.log().game(), seat)?,
             Move::Notation(text) => action_from_notation(text, self.log().game(), seat, "notation")?,
         };
+        let remote = self.remote_to_act().is_some_and(|(to_act, _, _)| to_act == seat);
+        let now = crate::now();
         let mut next = self.log().clone();
-        let events = next.perform(seat, action, crate::now())?;
+        let events = next.perform(seat, action, now)?;
+        if let (true, Some(bots)) = (remote, &self.bots) {
+            let took = u64::try_from(now.saturating_sub(self.log().last_millis())).unwrap_or_default();
+            bots.remote_decided(self.played, std::time::Duration::from_millis(took));
+        }
         let points = events
             .iter()
             .find_map(|e| match &e.payload {

@@ -23,6 +23,7 @@ use crate::auth;
 use crate::bots::BotHost;
 use crate::cluster::index::Index;
 use crate::error::{Error, Result};
+use crate::metrics::PlayedIn;
 use crate::policy::{self, Action};
 use crate::quota::{self, Meter, Quotas};
 use crate::shard::ShardName;
@@ -149,7 +150,9 @@ impl Hub {
             // the others load and play. One damaged game must not keep the server down.
             match hub.load(&game_id).await {
                 Ok(log) => {
-                    hub.start(log).await?;
+                    // Why a resumed game was started is not stored: its remote bots' decisions
+                    // count as an ordinary game's.
+                    hub.start(log, PlayedIn::Game).await?;
                     restored += 1;
                 }
                 Err(error @ (Error::DataLoss { .. } | Error::Damaged { .. })) => {
@@ -243,8 +246,8 @@ impl Hub {
         Ok(hashes)
     }
 
-    /// Starts the task of a live game.
-    async fn start(self: &Arc<Hub>, log: GameLog) -> Result<()> {
+    /// Starts the task of a live game, played as `played` says.
+    async fn start(self: &Arc<Hub>, log: GameLog, played: PlayedIn) -> Result<()> {
         let id = log.id().to_owned();
         let tokens = self.token_hashes(&log).await?;
         let quota_key = self.owner(&id).await?.map(|record| record.quota_key);
@@ -258,7 +261,7 @@ impl Hub {
             tokens,
             self.bots.clone(),
             self.limits.join_timeout,
-            self.index.clone(),
+            (self.index.clone(), played),
         );
         self.live_map().insert(id.clone(), Live { commands, snapshot, quota_key });
         let hub = Arc::downgrade(self);
@@ -387,7 +390,7 @@ impl Hub {
             return Ok(());
         }
         let offers = self.remote_seat_tokens(&log, match_id).await?;
-        self.start(log).await?;
+        self.start(log, PlayedIn::of_purpose(match_id)).await?;
         for (remotes, bot_id, version, offer) in offers {
             let (game, seat) = (offer.game_id.clone(), offer.seat);
             if let Err(error) = remotes.offer(&bot_id, &version, offer) {

@@ -37,7 +37,7 @@ use crate::bots::{BotHost, Decision, Fault};
 use crate::cluster::Database;
 use crate::cluster::bots::{self as shared_bots, BotRow};
 use crate::error::{Error, Result};
-use crate::metrics::BotFigures;
+use crate::metrics::{BotFigures, Decider, PlayedIn};
 use crate::policy::{self, Action};
 use crate::quota::{Counted, Meter};
 
@@ -514,6 +514,19 @@ impl BotLibrary {
         let _ = self.figures.set(figures);
     }
 
+    /// The metrics' figures for decisions, if a server's metrics are installed: matches and the
+    /// ladder record theirs there too.
+    pub(crate) fn figures(&self) -> Option<Arc<BotFigures>> {
+        self.figures.get().cloned()
+    }
+
+    /// Counts one decision made outside the pool (a remote bot's, timed by its game's task).
+    fn decided(&self, played: PlayedIn, who: Decider, took: std::time::Duration) {
+        if let Some(figures) = self.figures.get() {
+            figures.decided(played, who, took);
+        }
+    }
+
     /// Decisions and match games running on the pool now, and waiting for it.
     pub fn pool_load(&self) -> (usize, usize) {
         (self.threads - self.pool.available_permits(), self.waiting.load(Ordering::Relaxed))
@@ -714,9 +727,7 @@ impl BotLibrary {
             .blocking(move || crate::engines::decide(options, &steps, level, seed))
             .await
             .map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })?;
-        if let Some(figures) = self.figures.get() {
-            figures.decided(elapsed);
-        }
+        self.decided(PlayedIn::Game, Decider::Engine, elapsed);
         action.map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })
     }
 }
@@ -824,9 +835,7 @@ impl BotHost for BotLibrary {
                 .blocking(move || bot.decide(&engine, &limits, &game, seat, &history))
                 .await
                 .map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })?;
-            if let Some(figures) = self.figures.get() {
-                figures.decided(decision.elapsed);
-            }
+            self.decided(PlayedIn::Game, Decider::Script, decision.elapsed);
             if !decision.output.is_empty() {
                 self.output
                     .lock()
@@ -857,6 +866,10 @@ impl BotHost for BotLibrary {
 
     fn remote(&self, bot_id: &str) -> Option<&Arc<Remotes>> {
         self.is_remote(bot_id).then_some(&self.remotes)
+    }
+
+    fn remote_decided(&self, played: PlayedIn, took: std::time::Duration) {
+        self.decided(played, Decider::Remote, took);
     }
 
     fn learn<'a>(&'a self, bot_id: &'a str) -> Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>> {

@@ -320,16 +320,89 @@ impl StoreObserver for StoreFigures {
     }
 }
 
-/// The bots' figures the library records as decisions run.
+/// Where a decision was asked for: a live game's task, a match game or a ladder game played
+/// on the bots' pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayedIn {
+    Game,
+    Match,
+    Ladder,
+}
+
+impl PlayedIn {
+    /// Where a game started for `purpose` is played: the ladder names its games
+    /// `ladder:<configuration>`, a match by its id, and an ordinary game has none.
+    pub fn of_purpose(purpose: &str) -> PlayedIn {
+        match purpose {
+            "" => PlayedIn::Game,
+            ladder if ladder.starts_with("ladder:") => PlayedIn::Ladder,
+            _ => PlayedIn::Match,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            PlayedIn::Game => "game",
+            PlayedIn::Match => "match",
+            PlayedIn::Ladder => "ladder",
+        }
+    }
+}
+
+/// Who decided: a Rhai script in the sandbox, the engine, or a remote bot's program (its time
+/// is from the turn's start to its move's arrival, the network included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decider {
+    Script,
+    Engine,
+    Remote,
+}
+
+impl Decider {
+    fn label(self) -> &'static str {
+        match self {
+            Decider::Script => "script",
+            Decider::Engine => "engine",
+            Decider::Remote => "remote",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DecisionLabels {
+    played: &'static str,
+    seat: &'static str,
+}
+
+/// The bots' figures recorded as decisions are made, wherever they are asked for.
 #[derive(Debug)]
 pub struct BotFigures {
-    decision_seconds: Histogram,
+    decision_seconds: Family<DecisionLabels, Histogram, Buckets>,
 }
 
 impl BotFigures {
-    /// One decision of a bot seat took `took` in the sandbox.
-    pub fn decided(&self, took: Duration) {
-        self.decision_seconds.observe(took.as_secs_f64());
+    fn new(registry: &mut Registry) -> BotFigures {
+        let decision_seconds = Family::new_with_constructor(latency_buckets as Buckets);
+        registry.register_with_unit(
+            "clack_bot_decision_duration",
+            "Time one bot or engine decision took, by where it was played and who decided (its count is \
+             the number of decisions)",
+            Unit::Seconds,
+            decision_seconds.clone(),
+        );
+        // Every series from the start, so that a dashboard sees zeros rather than nothing.
+        for played in [PlayedIn::Game, PlayedIn::Match, PlayedIn::Ladder] {
+            for seat in [Decider::Script, Decider::Engine, Decider::Remote] {
+                let _ = decision_seconds.get_or_create(&DecisionLabels { played: played.label(), seat: seat.label() });
+            }
+        }
+        BotFigures { decision_seconds }
+    }
+
+    /// One decision made by `who`, asked for in `played`, took `took`.
+    pub fn decided(&self, played: PlayedIn, who: Decider, took: Duration) {
+        let labels = DecisionLabels { played: played.label(), seat: who.label() };
+        self.decision_seconds.get_or_create(&labels).observe(took.as_secs_f64());
     }
 }
 
@@ -417,15 +490,9 @@ impl Metrics {
         if !hub.store().observe(store) {
             tracing::warn!("the store already has an observer; its figures go there");
         }
-        let decision_seconds = latency_buckets();
-        registry.register_with_unit(
-            "clack_bot_decision_duration",
-            "Time one bot decision took in the sandbox (its count is the number of decisions)",
-            Unit::Seconds,
-            decision_seconds.clone(),
-        );
+        let figures = Arc::new(BotFigures::new(&mut registry));
         if let Some(library) = bots {
-            library.observe(Arc::new(BotFigures { decision_seconds }));
+            library.observe(figures);
         }
         let at_scrape =
             AtScrape { hub: Arc::downgrade(hub), store: hub.store().clone(), bots: bots.map(Arc::downgrade) };

@@ -4,28 +4,14 @@
 
 mod support;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::bot_service_client::BotServiceClient;
 use clack_proto::v1::game_service_client::GameServiceClient;
-use support::{new_game, play_to_end, spawn_server_with_metrics, straight_options};
+use support::{http_get as get, new_game, play_to_end, spawn_server_with_metrics, straight_options};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tonic::Code;
-
-/// One plain HTTP/1.1 GET; returns the status line and the body.
-async fn get(addr: SocketAddr, path: &str) -> (String, String) {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect to the metrics port");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.expect("send");
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.expect("read");
-    let (head, body) = response.split_once("\r\n\r\n").expect("headers, then a body");
-    let status = head.lines().next().unwrap_or_default().to_owned();
-    assert!(!head.to_ascii_lowercase().contains("transfer-encoding: chunked"), "expected a plain body: {head}");
-    (status, body.to_owned())
-}
 
 /// The value of the series `name` whose labels include every `labels` pair.
 fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
@@ -134,7 +120,8 @@ async fn a_scrape_after_play_shows_requests_moves_store_and_streams() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     at_least(&body, "clack_bot_faults_total", &[("reason", "error")], 2.0);
-    at_least(&body, "clack_bot_decision_duration_seconds_count", &[], 2.0);
+    let live = [("played", "game"), ("seat", "script")];
+    at_least(&body, "clack_bot_decision_duration_seconds_count", &live, 2.0);
     assert!(!bot_game.is_empty());
 
     // The watcher goes away: its stream closes and counts as cancelled.
@@ -250,4 +237,47 @@ async fn an_abandoned_game_is_counted_once() {
     assert_eq!(finished("ended"), Some(0.0), "{body}");
     child.kill().expect("kill");
     child.wait().expect("wait");
+}
+
+/// Decisions made in matches and on the ladder are timed with those of live games, labelled by
+/// where they were played and who decided.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decisions_in_matches_and_on_the_ladder_are_timed_too() {
+    let dir = tempfile::tempdir().expect("dir");
+    let args =
+        ["--ladder", "--ladder-configurations", "straight-2", "--ladder-anchor", "engine:fast", "--ladder-share", "1"];
+    let (mut child, url, metrics) = spawn_server_with_metrics(dir.path(), &args, &[]);
+    let mut bots = BotServiceClient::connect(url.clone()).await.expect("connect");
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../bots/straight-greedy.rhai"));
+    let upload = pb::UploadBotRequest {
+        name: "greedy".into(),
+        kind: pb::GameKind::Straight as i32,
+        source: source.expect("bot"),
+    };
+    let greedy = bots.upload_bot(upload).await.expect("upload").into_inner();
+    let entrant =
+        |bot_id: &str, version: &str| pb::MatchEntrant { bot_id: bot_id.into(), version: Some(version.into()) };
+    let entrants = vec![entrant(&greedy.bot_id, &greedy.version), entrant("engine:fast", "")];
+    let request = pb::RunMatchRequest { options: Some(straight_options(2, 60)), entrants, games: 2, seed: Some(3) };
+    bots.run_match(request).await.expect("a match");
+
+    let count = |body: &str, played: &str, seat: &str| {
+        value(body, "clack_bot_decision_duration_seconds_count", &[("played", played), ("seat", seat)])
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let body = loop {
+        let (_, body) = get(metrics, "/metrics").await;
+        let ladder = [("script"), ("engine")].iter().all(|seat| count(&body, "ladder", seat).unwrap_or(0.0) > 0.0);
+        if ladder || Instant::now() > deadline {
+            break body;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    for (played, seat) in [("match", "script"), ("match", "engine"), ("ladder", "script"), ("ladder", "engine")] {
+        at_least(&body, "clack_bot_decision_duration_seconds_count", &[("played", played), ("seat", seat)], 1.0);
+    }
+    // The series of what was not played are there from the start, at zero.
+    assert_eq!(count(&body, "game", "remote"), Some(0.0), "{body}");
+    child.kill().expect("stop");
+    child.wait().expect("reaped");
 }

@@ -45,7 +45,7 @@ async fn the_python_and_node_starters_play_ladder_games() {
     );
     let data = tempfile::tempdir().expect("dir");
     let args = ["--ladder", "--ladder-configurations", "straight-2", "--ladder-share", "1"];
-    let (server, url) = support::spawn_server(data.path(), &args, &[]);
+    let (server, url, metrics) = support::spawn_server_with_metrics(data.path(), &args, &[]);
     let addr = url.trim_start_matches("http://").to_owned();
     let home = tempfile::tempdir().expect("dir");
     let (python_home, node_home) = (home.path().join("python"), home.path().join("node"));
@@ -88,6 +88,15 @@ async fn the_python_and_node_starters_play_ladder_games() {
             std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&token).expect("token kept").permissions());
         assert_eq!(mode & 0o077, 0, "{} is private", token.display());
     }
+    // The remote programs' moves are counted among the decisions, as the ladder's.
+    let (_, body) = support::http_get(metrics, "/metrics").await;
+    let remote = body.lines().find(|line| {
+        line.starts_with("clack_bot_decision_duration_seconds_count{")
+            && line.contains("played=\"ladder\"")
+            && line.contains("seat=\"remote\"")
+    });
+    let counted: f64 = remote.and_then(|line| line.rsplit(' ').next()?.parse().ok()).unwrap_or_default();
+    assert!(counted >= 4.0, "remote decisions on the ladder: {remote:?}");
     let mut server = server;
     server.kill().expect("stop");
     server.wait().expect("reaped");

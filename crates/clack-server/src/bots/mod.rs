@@ -46,6 +46,12 @@ pub trait BotHost: Send + Sync + 'static {
     /// `Play`, so the game waits for the seat's moves instead of asking for them.
     fn remote(&self, bot_id: &str) -> Option<&std::sync::Arc<remote::Remotes>>;
 
+    /// A remote bot's move arrived `took` after its turn began, in a game played as `played`
+    /// says: counted with every other decision. Nothing to do for a host without metrics.
+    fn remote_decided(&self, played: crate::metrics::PlayedIn, took: std::time::Duration) {
+        let _ = (played, took);
+    }
+
     /// Makes sure the host knows `bot_id` before [`BotHost::playable`] is asked: on a cluster's
     /// shard, a bot uploaded through another shard a moment ago may not have reached this one
     /// yet. Nothing to do for a host that keeps every bot itself.

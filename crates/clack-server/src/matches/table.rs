@@ -17,6 +17,7 @@ use crate::bots::BotHost;
 use crate::error::{Error, Result};
 use crate::hub::Hub;
 use crate::library::{Background, BotLibrary, START_RATING};
+use crate::metrics::{BotFigures, Decider, PlayedIn};
 
 /// The entrants of a match, one per seat before rotation.
 pub(crate) struct Table {
@@ -120,7 +121,8 @@ impl Table {
             return Ok((crate::view::summary(&log), result_of(&log, &events)));
         }
         let (engine, limits) = library.runner();
-        let game = move || play_out(&engine, &limits, log, events, &seats);
+        let figures = library.figures().map(|figures| (figures, PlayedIn::of_purpose(purpose)));
+        let game = move || play_out((&engine, &limits, figures.as_ref()), log, events, &seats);
         let (log, events, result) = match background {
             Some(background) => library.in_background(background, game).await??,
             None => library.blocking(game).await??,
@@ -206,12 +208,16 @@ impl Seated {
     }
 }
 
+/// Where a match game's decisions are counted: the metrics' figures, and whether the game is a
+/// match's or the ladder's.
+type Counted<'a> = Option<&'a (Arc<BotFigures>, PlayedIn)>;
+
 /// Plays a match game to its end through its log, every seat a bot (`seats`, by seat), and
 /// returns the log, all its events and the result. A decision that fails is recorded as a
 /// `BotFaulted` event and the first legal action is played, as for a bot seat of a hub game.
+/// Every decision is timed into `counted`, as a live game's are.
 fn play_out(
-    engine: &Engine,
-    limits: &Limits,
+    (engine, limits, counted): (&Engine, &Limits, Counted<'_>),
     mut log: GameLog,
     mut events: Vec<pb::Event>,
     seats: &[Seated],
@@ -224,7 +230,7 @@ fn play_out(
         let s = seat.index();
         let sitting = seats.get(s).ok_or_else(|| Error::Internal(format!("no bot at seat {s}")))?;
         let legal = log.game().legal_actions();
-        let (chosen, elapsed) = match &sitting.player {
+        let (chosen, elapsed, who) = match &sitting.player {
             Sitter::Script(bot) => {
                 let decision = bot.decide(engine, limits, log.game(), seat, &history);
                 let chosen = match decision.choice {
@@ -233,11 +239,11 @@ fn play_out(
                     }
                     Err(fault) => Err((fault.reason.to_owned(), fault.detail)),
                 };
-                (chosen, decision.elapsed)
+                (chosen, decision.elapsed, Decider::Script)
             }
             Sitter::Engine(level) => {
                 let (action, elapsed) = crate::engines::decide(log.game().options(), log.steps(), *level, log.seed());
-                (action.map_err(|e| ("error".to_owned(), e.to_string())), elapsed)
+                (action.map_err(|e| ("error".to_owned(), e.to_string())), elapsed, Decider::Engine)
             }
             Sitter::Remote => {
                 return Err(Error::Internal("a remote bot's game is played live, not here".into()));
@@ -245,6 +251,9 @@ fn play_out(
         };
         result.decisions[s] += 1;
         result.time[s] += elapsed;
+        if let Some((figures, played)) = counted {
+            figures.decided(*played, who, elapsed);
+        }
         let action = match chosen {
             Ok(action) => action,
             Err((reason, detail)) => {

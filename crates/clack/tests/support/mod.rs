@@ -298,3 +298,17 @@ pub async fn play_to_end(client: &mut GameServiceClient<Channel>, game_id: &str,
     }
     moves
 }
+
+/// One plain HTTP/1.1 GET; returns the status line and the body.
+pub async fn http_get(addr: SocketAddr, path: &str) -> (String, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect to the metrics port");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.expect("read");
+    let (head, body) = response.split_once("\r\n\r\n").expect("headers, then a body");
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    assert!(!head.to_ascii_lowercase().contains("transfer-encoding: chunked"), "expected a plain body: {head}");
+    (status, body.to_owned())
+}
