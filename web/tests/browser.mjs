@@ -327,6 +327,10 @@ await step("replay: review the finished game: progress, then the chart, the mark
       if (bar) window.reviewProgress.push(`${bar.getAttribute("value")} of ${bar.getAttribute("max")}`);
     }).observe(document.body, { subtree: true, childList: true });
   });
+  // The levels offered, the judge among them; the review asked for is the default's.
+  const levels = await page.locator("[data-testid=review-level] option").evaluateAll((options) => options.map((o) => o.value));
+  assert.deepEqual(levels, ["default", "strong", "judge"]);
+  assert.equal(await page.locator("[data-testid=review-level]").inputValue(), "default");
   const started = Date.now();
   await page.click("[data-testid=review-button]");
   const chart = page.locator("[data-testid=review-chart]");

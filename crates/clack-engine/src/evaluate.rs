@@ -115,6 +115,15 @@ impl Evaluation {
         &self.actions[self.best]
     }
 
+    /// The best action's margins and wins less action `index`'s, world by world, over the
+    /// worlds both were played in (a review adds worlds to these when they do not settle a
+    /// label; see [`compare`]).
+    pub fn differences(&self, index: usize) -> (Vec<f64>, Vec<f64>) {
+        let (best, chosen) = (self.best(), &self.actions[index]);
+        let minus = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x - y).collect();
+        (minus(&best.samples, &chosen.samples), minus(&best.wins, &chosen.wins))
+    }
+
     /// What playing action `index` instead of the best costs, in margin and in win probability,
     /// measured on the same worlds (paired), so the error is that of the difference.
     pub fn loss(&self, index: usize) -> (Estimate, Estimate) {
@@ -188,6 +197,33 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
     }
     let best = choose(endgame, &values, &playing);
     Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame })
+}
+
+/// Action `a`'s margins and wins less action `b`'s, world by world, in worlds `worlds` of the
+/// evaluation seeded with `seed`: world `w` is sampled and played out exactly as
+/// [`evaluate`]'s world `w` would be, so numbers past an evaluation's budget are new worlds of
+/// the same kind, and its common random numbers hold for the pair.
+pub fn compare(
+    info: &mut InfoSet,
+    (a, b): (Action, Action),
+    worlds: std::ops::Range<u64>,
+    seed: u64,
+) -> Result<(Vec<f64>, Vec<f64>), EngineError> {
+    let seat = info.seat();
+    let whole_match = matches!(info.position(), Game::Straight(_));
+    let (mut margins, mut wins) = (Vec::new(), Vec::new());
+    for w in worlds {
+        let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
+        let mut played = [rollout::Result::default(); 2];
+        for (action, out) in [a, b].into_iter().zip(&mut played) {
+            let mut next = world.clone();
+            next.apply(seat, action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
+            *out = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
+        }
+        margins.push(played[0].margin - played[1].margin);
+        wins.push(played[0].win - played[1].win);
+    }
+    Ok((margins, wins))
 }
 
 /// The engine's choice: the highest margin, or near the end of a Straight Dominoes match the

@@ -1,4 +1,5 @@
-//! Engine players: `engine:fast`, `engine:default` and `engine:strong`.
+//! Engine players: `engine:fast`, `engine:default` and `engine:strong`; and the `judge`, a
+//! review level far above them that audits their reviews.
 //!
 //! A level is a fixed budget, counted in sampled worlds, so an engine seat plays the same game
 //! for the same record and seed on every machine, however busy it is. Each decision is seeded
@@ -23,17 +24,28 @@ pub enum Level {
     Fast,
     Default,
     Strong,
+    /// Sixteen times `default`'s worlds per decision: a review level, to audit the others'
+    /// reviews, and a measure in `clack arena`; a server seats only the three levels below it.
+    Judge,
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Fast, Level::Default, Level::Strong];
+    pub const ALL: [Level; 4] = [Level::Fast, Level::Default, Level::Strong, Level::Judge];
+    /// The levels a server seats.
+    pub const SEATS: [Level; 3] = [Level::Fast, Level::Default, Level::Strong];
 
     pub fn name(self) -> &'static str {
         match self {
             Level::Fast => "fast",
             Level::Default => "default",
             Level::Strong => "strong",
+            Level::Judge => "judge",
         }
+    }
+
+    /// Whether a server may seat this level as a player.
+    pub fn is_seat(self) -> bool {
+        Level::SEATS.contains(&self)
     }
 
     /// The seat name that seats this level: `engine:default`.
@@ -46,6 +58,7 @@ impl Level {
             Level::Fast => Budget { worlds: 16, screen: 4, finalists: 4, exact_tiles: 6, exact_nodes: 20_000 },
             Level::Default => Budget { worlds: 64, screen: 8, finalists: 5, exact_tiles: 8, exact_nodes: 100_000 },
             Level::Strong => Budget { worlds: 256, screen: 32, finalists: 8, exact_tiles: 10, exact_nodes: 400_000 },
+            Level::Judge => Budget { worlds: 1024, screen: 64, finalists: 12, exact_tiles: 10, exact_nodes: 400_000 },
         }
     }
 }
@@ -58,7 +71,7 @@ impl fmt::Display for Level {
 
 /// A name that is not an engine level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not an engine player: write engine:fast, engine:default or engine:strong")]
+#[error("`{0}` is not an engine level: write engine:fast, engine:default, engine:strong or engine:judge")]
 pub struct ParseLevelError(pub String);
 
 impl FromStr for Level {

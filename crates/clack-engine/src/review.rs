@@ -11,9 +11,9 @@
 use clack_rules::game::{Action, Chance, Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight, streets};
 
-use crate::evaluate::Estimate;
+use crate::evaluate::{Estimate, compare, evaluate};
 use crate::infoset::InfoSet;
-use crate::player::{Level, decision_seed, evaluate_decision};
+use crate::player::{Level, decision_seed};
 use crate::record::{self, Step};
 use crate::rng::Rng;
 use crate::{EngineError, rollout};
@@ -51,7 +51,25 @@ impl Label {
             _ => Label::Blunder,
         }
     }
+
+    /// The label a measured loss supports: the mildest its 95% interval allows (the label of
+    /// the interval's lower end, a loss below zero counting as none), and whether the interval
+    /// lies within that one label's band, so that more worlds would not change it.
+    fn supported(loss: Estimate, bounds: [f64; 3]) -> (Label, bool) {
+        let (low, high) = (loss.mean - Z95 * loss.stderr, loss.mean + Z95 * loss.stderr);
+        let label = Label::of(low.max(0.0), bounds);
+        (label, Label::of(high.max(0.0), bounds) == label)
+    }
 }
+
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.96;
+
+/// Worlds a review adds, in turn, to a decision whose label its first worlds do not settle, as
+/// multiples of the level's worlds: at most eight times the level's worlds in all, for the best
+/// action and the one played. The schedule is fixed in advance and counted in worlds, so a
+/// review labels the same on every machine.
+pub const EXTRA_WORLDS: [u32; 3] = [1, 2, 4];
 
 /// Losses below these (points of round margin) are good, inaccuracies and mistakes in Straight
 /// Dominoes; from the last bound on, a blunder. Every score is a multiple of five: half a scoring
@@ -83,6 +101,12 @@ pub struct DecisionReview {
     pub win: Estimate,
     pub label: Label,
     pub choices: usize,
+    /// The worlds the loss was measured in: the level's (fewer for an action screened out), and
+    /// more when they did not settle the label ([`EXTRA_WORLDS`]); 0 when it is exact.
+    pub worlds: u32,
+    /// The label measures the loss in probability of winning (`win_loss`), not in margin: near
+    /// the end of a Straight Dominoes match, where the engine chooses on it.
+    pub endgame: bool,
 }
 
 /// What kind of chance event.
@@ -183,23 +207,41 @@ fn judge(
     level: Level,
     seed: u64,
 ) -> Result<DecisionReview, EngineError> {
-    let evaluation = evaluate_decision(options, before, seat, level, seed)?;
+    let mut info = InfoSet::new(options, before, seat)?;
+    let budget = level.budget();
+    let decision = decision_seed(seed, before.len());
+    let evaluation = evaluate(&mut info, &budget, decision)?;
     let index = evaluation
         .actions
         .iter()
         .position(|v| v.action == played)
         .ok_or_else(|| EngineError::Inconsistent(format!("{played} was not a legal action")))?;
-    let (loss, win_loss) = evaluation.loss(index);
+    let best = evaluation.best();
+    let (mut loss, mut win_loss) = evaluation.loss(index);
+    let mut worlds = if evaluation.exact && !evaluation.endgame { 0 } else { evaluation.actions[index].worlds };
     let label = if index == evaluation.best {
         Label::Best
     } else {
-        match options {
-            Options::Straight(_) if evaluation.endgame => Label::of(win_loss.mean, STRAIGHT_WIN),
-            Options::Straight(_) => Label::of(loss.mean, STRAIGHT_POINTS),
-            Options::Streets(_) => Label::of(loss.mean, STREETS_POINTS),
+        let bounds = bounds(options, evaluation.endgame);
+        let measured = |loss: Estimate, win_loss: Estimate| if evaluation.endgame { win_loss } else { loss };
+        let (mut margins, mut wins) = evaluation.differences(index);
+        let mut next = u64::from(budget.worlds);
+        for extra in EXTRA_WORLDS {
+            if Label::supported(measured(loss, win_loss), bounds).1 {
+                break;
+            }
+            let more = u64::from(extra * budget.worlds);
+            let (m, w) = compare(&mut info, (best.action, played), next..next + more, decision)?;
+            next += more;
+            margins.extend(m);
+            wins.extend(w);
+            (win_loss, worlds) = (Estimate::of(&wins), wins.len() as u32);
+            if !evaluation.exact {
+                loss = Estimate::of(&margins);
+            }
         }
+        Label::supported(measured(loss, win_loss), bounds).0
     };
-    let best = evaluation.best();
     Ok(DecisionReview {
         step: before.len(),
         seat,
@@ -212,7 +254,18 @@ fn judge(
         win: best.win,
         label,
         choices: evaluation.actions.len(),
+        worlds,
+        endgame: evaluation.endgame,
     })
+}
+
+/// The bounds of good, inaccuracy and mistake a decision's loss is labelled by.
+fn bounds(options: Options, endgame: bool) -> [f64; 3] {
+    match options {
+        Options::Straight(_) if endgame => STRAIGHT_WIN,
+        Options::Straight(_) => STRAIGHT_POINTS,
+        Options::Streets(_) => STREETS_POINTS,
+    }
 }
 
 /// `seat`'s expected margin after `steps`, by playouts from worlds of its information set.

@@ -19,9 +19,10 @@ use clack_rules::game::{Action, Options, Step};
 
 use crate::error::{Error, Result};
 
-/// The level an engine seat's `bot_id` names, if it names one.
+/// The level an engine seat's `bot_id` names, if it names one a server seats (the judge is a
+/// review level only: sixteen times the default's work on every move of a live game).
 pub fn level(bot_id: &str) -> Option<Level> {
-    bot_id.strip_prefix("engine:")?.parse().ok()
+    bot_id.strip_prefix("engine:")?.parse().ok().filter(|level: &Level| level.is_seat())
 }
 
 /// Whether `bot_id` claims to be an engine seat (`engine:` and anything).

@@ -99,13 +99,13 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     }
   }
 
-  /** Asks for the review and shows its progress, then the review; a kept one comes at once. */
-  async function runReview(button: HTMLButtonElement): Promise<void> {
+  /** Asks for the review at `level` and shows its progress, then the review; a kept one comes at once. */
+  async function runReview(button: HTMLButtonElement, level: string): Promise<void> {
     button.disabled = true;
     const status = h("div", {}, progressView(undefined));
     fill(reviewBox, button, status);
     try {
-      for await (const reply of replay.reviewGame({ gameId, level: "default" }, about(gameId, undefined, signal))) {
+      for await (const reply of replay.reviewGame({ gameId, level }, about(gameId, undefined, signal))) {
         if (reply.body.case === "progress") fill(status, progressView(reply.body.value));
         if (reply.body.case === "review") return showReview(reply.body.value);
       }
@@ -155,8 +155,16 @@ export function replayPage(root: HTMLElement, gameId: string, signal: AbortSigna
     );
     const wanted = Number(new URLSearchParams(location.search).get("at") ?? events.length);
     // Only an ended game has a log to replay (GetLog refuses others), so every replay offers it.
-    const ask: HTMLButtonElement = h("button", { "data-testid": "review-button", onclick: () => void runReview(ask) }, "Review this game");
-    fill(reviewBox, ask, " ", h("span", { class: "muted" }, "The engine judges every decision and weighs every deal and draw; the first time takes a while."));
+    // The judge spends sixteen times the default's worlds a decision: it audits the other levels.
+    const level = h(
+      "select",
+      { "data-testid": "review-level", "aria-label": "Review level" },
+      h("option", { value: "default" }, "default level"),
+      h("option", { value: "strong" }, "strong level"),
+      h("option", { value: "judge" }, "judge (16× the default's work)"),
+    );
+    const ask: HTMLButtonElement = h("button", { "data-testid": "review-button", onclick: () => void runReview(ask, level.value) }, "Review this game");
+    fill(reviewBox, level, " ", ask, " ", h("span", { class: "muted" }, "The engine judges every decision and weighs every deal and draw; the first time takes a while."));
     await show(Number.isFinite(wanted) ? wanted : events.length, false);
     if (shown) mine = await ownBotSeats(shown, signal);
     showDecision();

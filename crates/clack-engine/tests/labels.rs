@@ -1,0 +1,59 @@
+//! A review labels a decision only as far as its measurement supports: the label is the
+//! mildest its loss's 95% interval allows, and a decision whose interval does not settle a label
+//! gets more worlds, on a schedule fixed in advance.
+
+mod support;
+
+use clack_engine::player::Level;
+use clack_engine::review::{DecisionReview, EXTRA_WORLDS, Label, STRAIGHT_POINTS, STRAIGHT_WIN, STREETS_POINTS};
+use clack_rules::game::Options;
+
+/// The lower bound of a label's band of loss.
+fn lower_bound(label: Label, bounds: [f64; 3]) -> f64 {
+    match label {
+        Label::Best | Label::Good => 0.0,
+        Label::Inaccuracy => bounds[0],
+        Label::Mistake => bounds[1],
+        Label::Blunder => bounds[2],
+    }
+}
+
+fn reviewed(options: Options, seed: u64, level: Level) -> Vec<DecisionReview> {
+    let steps = support::play_until(options, seed, |_, _| false);
+    clack_engine::review(options, &steps, level, seed, |_, _| {}).expect("reviews").decisions
+}
+
+#[test]
+fn every_label_is_supported_by_its_interval() {
+    let games = [(support::straight(2, false), 11), (support::straight(4, true), 12), (support::streets(2), 13)];
+    let (mut labelled, mut extended) = (0, 0);
+    for (options, seed) in games {
+        let level = Level::Fast;
+        for d in reviewed(options, seed, level) {
+            let (loss, bounds) = match options {
+                Options::Streets(_) => (d.loss, STREETS_POINTS),
+                Options::Straight(_) if d.endgame => (d.win_loss, STRAIGHT_WIN),
+                Options::Straight(_) => (d.loss, STRAIGHT_POINTS),
+            };
+            if d.label >= Label::Inaccuracy {
+                labelled += 1;
+                let low = loss.mean - 1.96 * loss.stderr;
+                assert!(low >= lower_bound(d.label, bounds), "{d:?}: the interval does not support {}", d.label.name());
+                assert!(low > 0.0, "{d:?}: a label whose interval reaches zero loss");
+            }
+            let first = level.budget().worlds;
+            assert!(d.worlds <= first * (1 + EXTRA_WORLDS.iter().sum::<u32>()), "{d:?}");
+            extended += usize::from(d.worlds > first);
+        }
+    }
+    assert!(labelled > 10, "only {labelled} decisions labelled inaccuracy or worse");
+    assert!(extended > 0, "no decision needed more worlds");
+}
+
+#[test]
+fn the_same_review_twice_labels_the_same() {
+    let options = support::straight(2, false);
+    let a = reviewed(options, 21, Level::Fast);
+    let b = reviewed(options, 21, Level::Fast);
+    assert_eq!(a, b);
+}
