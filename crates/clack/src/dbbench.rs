@@ -112,31 +112,34 @@ async fn fill(database: &Database, games: usize) -> anyhow::Result<usize> {
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         at += batch.len();
     }
-    let client = database.client().await?;
-    client.batch_execute("ANALYZE games").await.context("ANALYZE games")?;
+    database.call("ANALYZE games", async |client| Ok(client.batch_execute("ANALYZE games").await?)).await?;
     Ok(total)
 }
 
 /// (games in the index, games of shards other than the bench's).
 async fn counts(database: &Database) -> anyhow::Result<(usize, usize)> {
-    let client = database.client().await?;
-    let row = client
-        .query_one("SELECT count(*), count(*) FILTER (WHERE shard <> $1) FROM games", &[&SHARD])
-        .await
-        .context("counting the index")?;
+    let row = database
+        .call("counting the index", async |client| {
+            Ok(client.query_one("SELECT count(*), count(*) FILTER (WHERE shard <> $1) FROM games", &[&SHARD]).await?)
+        })
+        .await?;
     Ok((row.get::<_, i64>(0) as usize, row.get::<_, i64>(1) as usize))
 }
 
 /// The cursor of the game half-way down the newest-first listing.
 async fn middle_cursor(database: &Database, games: usize) -> anyhow::Result<Cursor> {
-    let client = database.client().await?;
-    let row = client
-        .query_one(
-            "SELECT created_unix_millis, id FROM games ORDER BY created_unix_millis DESC, id DESC OFFSET $1 LIMIT 1",
-            &[&((games / 2) as i64)],
-        )
-        .await
-        .context("finding the middle")?;
+    let row = database
+        .call("finding the middle", async |client| {
+            let middle = (games / 2) as i64;
+            Ok(client
+                .query_one(
+                    "SELECT created_unix_millis, id FROM games ORDER BY created_unix_millis DESC, id DESC \
+                     OFFSET $1 LIMIT 1",
+                    &[&middle],
+                )
+                .await?)
+        })
+        .await?;
     Ok(Cursor { created_unix_millis: row.get(0), game_id: row.get(1) })
 }
 

@@ -10,6 +10,7 @@
 
 mod support;
 
+use std::future::Future;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -30,6 +31,8 @@ struct Postgres {
     bin: PathBuf,
     dir: tempfile::TempDir,
     port: u16,
+    /// Whether its processes are stopped by [`Postgres::pause`] now.
+    paused: std::sync::atomic::AtomicBool,
 }
 
 impl Postgres {
@@ -44,7 +47,7 @@ impl Postgres {
             assert!(owned.success(), "chown the cluster's directory to postgres");
         }
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let postgres = Postgres { bin, dir, port };
+        let postgres = Postgres { bin, dir, port, paused: false.into() };
         let data = postgres.data();
         let init = postgres
             .tool("initdb")
@@ -119,10 +122,82 @@ impl Postgres {
             .unwrap();
         assert!(stopped.success(), "pg_ctl stop");
     }
+
+    /// A psql session that runs `statement` in a transaction it keeps open (holding whatever
+    /// the statement locks) until it is dropped; answers once the statement has run.
+    fn hold(&self, statement: &str) -> Held<'_> {
+        use std::io::Write;
+        let mut psql = Command::new(self.bin.join("psql"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", "clack", "-d", "postgres", "-q"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = psql.stdin.take().unwrap();
+        writeln!(stdin, "BEGIN; {statement}; SELECT pg_sleep(600);").unwrap();
+        let start = Instant::now();
+        while self.sql(&format!("SELECT count(*) FROM pg_stat_activity WHERE {HOLDING}")) != "1" {
+            assert!(start.elapsed() < Duration::from_secs(10), "psql never ran {statement}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Held { psql, postgres: self }
+    }
+
+    /// Pauses the server as a hung host or a frozen virtual machine would look to the shards:
+    /// connections are accepted by the kernel, and nothing answers. The postmaster is stopped
+    /// first (so that it starts no new backend), then every process it started.
+    fn pause(&self) {
+        let pid = self.postmaster_pid();
+        signal("-STOP", &pid);
+        let _ = Command::new("pkill").args(["-STOP", "-P", &pid]).status();
+        self.paused.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Lets a paused server run on.
+    fn resume(&self) {
+        let pid = self.postmaster_pid();
+        let _ = Command::new("pkill").args(["-CONT", "-P", &pid]).status();
+        signal("-CONT", &pid);
+        self.paused.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The postmaster's process id: the first line of its pid file.
+    fn postmaster_pid(&self) -> String {
+        let file = std::fs::read_to_string(self.data().join("postmaster.pid")).unwrap();
+        file.lines().next().unwrap().trim().to_owned()
+    }
+}
+
+/// The session of a [`Postgres::hold`], as `pg_stat_activity` shows it.
+const HOLDING: &str = "query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()";
+
+/// A psql session holding a transaction open ([`Postgres::hold`]).
+struct Held<'a> {
+    psql: Child,
+    postgres: &'a Postgres,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        // Its backend sleeps on after psql is gone, holding the transaction: end it first.
+        self.postgres.sql(&format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {HOLDING}"));
+        let _ = self.psql.kill();
+        let _ = self.psql.wait();
+    }
+}
+
+fn signal(signal: &str, pid: &str) {
+    let sent = Command::new("kill").args([signal, pid]).status().unwrap();
+    assert!(sent.success(), "kill {signal} {pid}");
 }
 
 impl Drop for Postgres {
     fn drop(&mut self) {
+        // A stopped server would not stop: a failing test never leaves one behind.
+        if self.paused.load(std::sync::atomic::Ordering::SeqCst) {
+            self.resume();
+        }
         let _ = self
             .tool("pg_ctl")
             .arg("-D")
@@ -373,6 +448,89 @@ async fn with_the_database_away_games_play_on_and_keys_last_only_the_grace_time(
     }
 }
 
+/// Runs `call`, and answers its result with how long it took.
+async fn timed<T>(call: impl Future<Output = T>) -> (T, Duration) {
+    let start = Instant::now();
+    let result = call.await;
+    (result, start.elapsed())
+}
+
+/// How long a shared call may take to answer UNAVAILABLE while the database hangs: well under
+/// the 10 s request timeout, above the shard's 2 s bound on a call (docs/cluster.md).
+const HUNG_ANSWER: Duration = Duration::from_secs(5);
+
+/// Asserts that a call answered UNAVAILABLE naming the database, within [`HUNG_ANSWER`].
+fn unavailable<T: std::fmt::Debug>(what: &str, (result, took): (Result<T, tonic::Status>, Duration)) {
+    let status = result.expect_err(what);
+    assert_eq!(status.code(), Code::Unavailable, "{what} after {took:?}: {}", status.message());
+    assert!(status.message().contains("database"), "{what}: {}", status.message());
+    assert!(took < HUNG_ANSWER, "{what} answered after {took:?}");
+    eprintln!("     {what}: UNAVAILABLE after {took:?}");
+}
+
+#[tokio::test]
+async fn with_the_database_hung_shared_calls_answer_unavailable_at_once_and_games_are_made() {
+    let postgres = Postgres::start();
+    let shards: Vec<Shard> = ["a", "b"].iter().map(|name| Shard::start(name, &postgres.url(), "open", "60")).collect();
+    let ada = create_account(&shards[0], "ada").await.unwrap();
+    let greedy = bots_of(&shards[0]).await.upload_bot(keyed(upload("greedy", GREEDY), &ada)).await;
+    let version = greedy.unwrap().into_inner().version;
+    seat_bot(&shards[1], "greedy", &version).await.unwrap();
+    // A statement stuck behind a lock is cancelled by the database itself (its statement
+    // timeout, 1 s): the call answers UNAVAILABLE, and the next call on the pool works.
+    let locked = postgres.hold("LOCK TABLE games IN ACCESS EXCLUSIVE MODE");
+    let mut games = shards[1].games().await;
+    let (stuck, took) = timed(games.list_games(pb::ListGamesRequest::default())).await;
+    let status = stuck.expect_err("the index is locked");
+    assert!(status.message().contains("statement timeout"), "{}", status.message());
+    unavailable("ListGames behind a lock", (Err::<(), _>(status), took));
+    drop(locked);
+    // Shard b holds idle pooled connections now: a call takes one and sends its statement at
+    // once, so what bounds the wait is not the pool's timeouts.
+    list_all(&shards[1], pb::GameStatus::Unspecified, 100).await;
+
+    postgres.pause();
+    let list = games.list_games(pb::ListGamesRequest::default());
+    unavailable("ListGames", timed(list).await);
+    let key = keyed(pb::CreateKeyRequest { account: "ada".into() }, ADMIN_KEY);
+    unavailable("CreateKey", timed(shards[1].admin().await.create_key(key)).await);
+    let another = keyed(upload("greedy", &variant(GREEDY, "while hung")), &ada);
+    unavailable("UploadBot", timed(bots_of(&shards[1]).await.upload_bot(another)).await);
+    // Games are made (the quota counted on this shard only) and played; a known bot is seated.
+    let (made, took) = timed(new_game(&mut games, straight_options(2, 50), 11)).await;
+    assert!(took < HUNG_ANSWER, "CreateGame and two joins took {took:?}");
+    eprintln!("     CreateGame and two joins while hung: {took:?}");
+    play_to_end(&mut games, &made.0, &made.1).await;
+    let (seated, took) = timed(seat_bot(&shards[1], "greedy", &version)).await;
+    let seated = seated.expect("a game seating a known bot is made");
+    assert!(took < HUNG_ANSWER, "CreateGame with a bot took {took:?}");
+    assert_eq!(shards[1].try_key(&ada).await, Code::Ok, "a known key works within the grace");
+
+    // Back: the index, the followers and the beats take up again on their own.
+    postgres.resume();
+    until_listed(&shards[0], std::slice::from_ref(&made.0), pb::GameStatus::Finished, Duration::from_secs(10)).await;
+    until_listed(&shards[0], &[seated], pb::GameStatus::Waiting, Duration::from_secs(10)).await;
+    let key = keyed(pb::CreateKeyRequest { account: "ada".into() }, ADMIN_KEY);
+    let second = shards[1].admin().await.create_key(key).await.expect("the database is back").into_inner().key;
+    assert_eq!(shards[0].try_key(&second).await, Code::Ok);
+    // A revocation on either shard reaches the other through its follower (both keys are known).
+    for (key, by, other) in [(&ada, 0, 1), (&second, 1, 0)] {
+        let revoke = pb::RevokeKeyRequest { key_id: key.split('_').nth(1).unwrap().to_owned() };
+        shards[by].admin().await.revoke_key(keyed(revoke, ADMIN_KEY)).await.unwrap();
+        shards[other].until_key(key, Code::Unauthenticated, Duration::from_secs(2)).await;
+    }
+    let start = Instant::now();
+    loop {
+        let listed = clack(&["db", "shards", "--database", &postgres.url()]);
+        let up = |name: char| listed.lines().any(|line| line.starts_with(name) && line.contains(" up "));
+        if up('a') && up('b') {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "a shard still shows down: {listed}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 /// Every game `ListGames` on `shard` shows with this filter, page by page (`size` a page).
 async fn list_all(shard: &Shard, status: pb::GameStatus, size: u32) -> Vec<pb::GameSummary> {
     let mut games = shard.games().await;
@@ -609,6 +767,11 @@ async fn an_accounts_quota_of_live_games_holds_across_shards() {
         assert!(start.elapsed() < Duration::from_secs(2), "shard b still refuses");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// `source` made a new version of itself (a comment changes its hash, not what it plays).
+fn variant(source: &str, tag: &str) -> String {
+    format!("{source}\n// {tag}\n")
 }
 
 /// A request through the proxy about `game` (its routing header), with `key`.

@@ -9,8 +9,8 @@
 //! This module knows the tables and the SQL; what a key means and who may make one are
 //! [`crate::access`]'s and [`crate::policy`]'s.
 
-use super::Database;
-use super::follow::Followed;
+use super::follow::{CHANGED_SINCE, Followed};
+use super::{Database, Failure};
 use crate::access::{Access, AccountRecord, KeyRecord};
 use crate::error::Result;
 
@@ -38,37 +38,32 @@ impl Followed for Access {
 /// Every row written at or after transaction `from` (`"0"` for all), read in one snapshot, and
 /// where the next read starts.
 pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
-    let mut client = database.client().await?;
-    let (transaction, next) = super::follow::snapshot(database, &mut client, "reading accounts and keys").await?;
-    let changes = rows(database, &transaction, ["changed_xid >= $1::text::xid8"; 2], from).await?;
-    transaction.commit().await.map_err(|e| database.failed("reading accounts and keys", e))?;
-    Ok((changes, next))
+    super::follow::in_snapshot(database, "reading accounts and keys", async |transaction| {
+        rows(transaction, [CHANGED_SINCE; 2], from).await
+    })
+    .await
 }
 
 /// One key and its account, if the key exists (for a shard asked about a key made through
 /// another shard a moment ago).
 pub(crate) async fn key(database: &Database, key_id: &str) -> Result<Changes> {
-    let client = database.client().await?;
     let account_of_key = "name IN (SELECT account FROM api_keys WHERE id = $1)";
-    rows(database, &client, [account_of_key, "id = $1"], key_id).await
+    database
+        .call("reading accounts and keys", async |client| rows(&*client, [account_of_key, "id = $1"], key_id).await)
+        .await
 }
 
 /// The account rows and the key rows that match `conditions` (one each, on parameter `$1`).
 async fn rows(
-    database: &Database,
     client: &impl deadpool_postgres::GenericClient,
     [accounts_where, keys_where]: [&str; 2],
     parameter: &str,
-) -> Result<Changes> {
-    let fail = |e: tokio_postgres::Error| database.failed("reading accounts and keys", e);
+) -> Result<Changes, Failure> {
     let accounts = client
         .query(&format!("SELECT name, admin, created_unix_millis FROM accounts WHERE {accounts_where}"), &[&parameter])
-        .await;
-    let keys = client.query(&format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE {keys_where}"), &[&parameter]).await;
-    Ok(Changes {
-        accounts: accounts.map_err(fail)?.iter().map(account_record).collect(),
-        keys: keys.map_err(fail)?.iter().map(key_record).collect(),
-    })
+        .await?;
+    let keys = client.query(&format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE {keys_where}"), &[&parameter]).await?;
+    Ok(Changes { accounts: accounts.iter().map(account_record).collect(), keys: keys.iter().map(key_record).collect() })
 }
 
 const KEY_COLUMNS: &str = "id, account, hash, created_unix_millis, revoked_unix_millis";
@@ -89,58 +84,63 @@ fn key_record(row: &tokio_postgres::Row) -> KeyRecord {
 
 /// Adds an account; answers false (and changes nothing) if the name is taken.
 pub(crate) async fn insert_account(database: &Database, account: &AccountRecord) -> Result<bool> {
-    let client = database.client().await?;
-    let inserted = client
-        .execute(
-            "INSERT INTO accounts (name, admin, created_unix_millis) VALUES ($1, $2, $3) \
-             ON CONFLICT (name) DO NOTHING",
-            &[&account.name, &account.admin, &account.created_unix_millis],
-        )
-        .await
-        .map_err(|e| database.failed("adding an account", e))?;
+    let inserted = database
+        .call("adding an account", async |client| {
+            Ok(client
+                .execute(
+                    "INSERT INTO accounts (name, admin, created_unix_millis) VALUES ($1, $2, $3) \
+                     ON CONFLICT (name) DO NOTHING",
+                    &[&account.name, &account.admin, &account.created_unix_millis],
+                )
+                .await?)
+        })
+        .await?;
     Ok(inserted == 1)
 }
 
 /// Whether an account of this name exists.
 pub(crate) async fn account_exists(database: &Database, name: &str) -> Result<bool> {
-    let client = database.client().await?;
-    let row = client
-        .query_one("SELECT EXISTS (SELECT 1 FROM accounts WHERE name = $1)", &[&name])
+    database
+        .call("reading an account", async |client| {
+            Ok(client.query_one("SELECT EXISTS (SELECT 1 FROM accounts WHERE name = $1)", &[&name]).await?.get(0))
+        })
         .await
-        .map_err(|e| database.failed("reading an account", e))?;
-    Ok(row.get(0))
 }
 
 /// Stores a key, replacing the one with its id (the bootstrap key is replaced at each start).
 pub(crate) async fn put_key(database: &Database, key: &KeyRecord) -> Result<()> {
-    let client = database.client().await?;
-    client
-        .execute(
-            "INSERT INTO api_keys (id, account, hash, created_unix_millis, revoked_unix_millis) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO UPDATE SET account = EXCLUDED.account, \
-             hash = EXCLUDED.hash, created_unix_millis = EXCLUDED.created_unix_millis, \
-             revoked_unix_millis = EXCLUDED.revoked_unix_millis",
-            &[&key.id, &key.account, &key.hash, &key.created_unix_millis, &key.revoked_unix_millis],
-        )
+    database
+        .call("storing a key", async |client| {
+            client
+                .execute(
+                    "INSERT INTO api_keys (id, account, hash, created_unix_millis, revoked_unix_millis) \
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO UPDATE SET account = EXCLUDED.account, \
+                     hash = EXCLUDED.hash, created_unix_millis = EXCLUDED.created_unix_millis, \
+                     revoked_unix_millis = EXCLUDED.revoked_unix_millis",
+                    &[&key.id, &key.account, &key.hash, &key.created_unix_millis, &key.revoked_unix_millis],
+                )
+                .await?;
+            Ok(())
+        })
         .await
-        .map_err(|e| database.failed("storing a key", e))?;
-    Ok(())
 }
 
 /// Revokes a key at `now` unless it is revoked already; answers the key as it stands, or
 /// `None` if there is no key with this id.
 pub(crate) async fn revoke_key(database: &Database, id: &str, now: i64) -> Result<Option<KeyRecord>> {
-    let client = database.client().await?;
-    let row = client
-        .query_opt(
-            "WITH revoked AS (UPDATE api_keys SET revoked_unix_millis = $2 \
-                              WHERE id = $1 AND revoked_unix_millis = 0 RETURNING id) \
-             SELECT id, account, hash, created_unix_millis, \
-                    CASE WHEN EXISTS (SELECT 1 FROM revoked) THEN $2 ELSE revoked_unix_millis END \
-             FROM api_keys WHERE id = $1",
-            &[&id, &now],
-        )
+    database
+        .call("revoking a key", async |client| {
+            let row = client
+                .query_opt(
+                    "WITH revoked AS (UPDATE api_keys SET revoked_unix_millis = $2 \
+                                      WHERE id = $1 AND revoked_unix_millis = 0 RETURNING id) \
+                     SELECT id, account, hash, created_unix_millis, \
+                            CASE WHEN EXISTS (SELECT 1 FROM revoked) THEN $2 ELSE revoked_unix_millis END \
+                     FROM api_keys WHERE id = $1",
+                    &[&id, &now],
+                )
+                .await?;
+            Ok(row.as_ref().map(key_record))
+        })
         .await
-        .map_err(|e| database.failed("revoking a key", e))?;
-    Ok(row.as_ref().map(key_record))
 }

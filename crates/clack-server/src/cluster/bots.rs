@@ -10,8 +10,8 @@
 //! This module knows the tables and the SQL; who may upload or retire, and the quotas, are the
 //! library's, [`crate::policy`]'s and [`crate::quota`]'s.
 
-use super::Database;
-use super::follow::Followed;
+use super::follow::{CHANGED_SINCE, Followed};
+use super::{Database, Failure};
 use crate::error::{Error, Result};
 use crate::library::BotLibrary;
 use clack_proto::v1 as pb;
@@ -93,36 +93,29 @@ fn version_row(row: &tokio_postgres::Row) -> VersionRow {
 /// Every bot and version row written at or after transaction `from` (`"0"` for all), read in
 /// one snapshot, and where the next read starts.
 pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
-    let mut client = database.client().await?;
-    let (transaction, next) = super::follow::snapshot(database, &mut client, "reading bots").await?;
-    let changes = rows(database, &transaction, ["changed_xid >= $1::text::xid8"; 2], from).await?;
-    transaction.commit().await.map_err(|e| database.failed("reading bots", e))?;
-    Ok((changes, next))
+    super::follow::in_snapshot(database, "reading bots", async |transaction| {
+        rows(transaction, [CHANGED_SINCE; 2], from).await
+    })
+    .await
 }
 
 /// One bot and its versions, if it exists (for a shard asked to seat a bot it has not heard of
 /// yet, uploaded through another shard a moment ago).
 pub(crate) async fn one(database: &Database, bot_id: &str) -> Result<Changes> {
-    let client = database.client().await?;
-    rows(database, &client, ["id = $1", "bot_id = $1"], bot_id).await
+    database.call("reading bots", async |client| rows(&*client, ["id = $1", "bot_id = $1"], bot_id).await).await
 }
 
 /// The bot rows and the version rows that match `conditions` (one each, on parameter `$1`).
 async fn rows(
-    database: &Database,
     client: &impl deadpool_postgres::GenericClient,
     [bots_where, versions_where]: [&str; 2],
     parameter: &str,
-) -> Result<Changes> {
-    let fail = |e: tokio_postgres::Error| database.failed("reading bots", e);
-    let bots = client.query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE {bots_where}"), &[&parameter]).await;
+) -> Result<Changes, Failure> {
+    let bots = client.query(&format!("SELECT {BOT_COLUMNS} FROM bots WHERE {bots_where}"), &[&parameter]).await?;
     let versions = client
         .query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE {versions_where}"), &[&parameter])
-        .await;
-    Ok(Changes {
-        bots: bots.map_err(fail)?.iter().map(bot_row).collect(),
-        versions: versions.map_err(fail)?.iter().map(version_row).collect(),
-    })
+        .await?;
+    Ok(Changes { bots: bots.iter().map(bot_row).collect(), versions: versions.iter().map(version_row).collect() })
 }
 
 /// Adds a version (with its source, for a script) to a bot, making the bot first when `new` is
@@ -136,58 +129,61 @@ pub(crate) async fn add_version(
     version: &pb::BotVersion,
     source: Option<&str>,
 ) -> Result<()> {
-    let fail = |e: tokio_postgres::Error| database.failed("adding a bot version", e);
-    let mut client = database.client().await?;
-    let transaction = client.transaction().await.map_err(fail)?;
-    if let Some(bot) = new {
-        let made = transaction
-            .execute(
-                "INSERT INTO bots (id, kind, remote, owner, quota_key, owner_shown, created_unix_millis) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
-                &[&bot.id, &bot.kind, &bot.remote, &bot.owner, &bot.quota_key, &bot.owner_shown, &crate::now()],
-            )
-            .await
-            .map_err(fail)?;
-        if made == 0 {
-            return Err(Error::Aborted(format!(
-                "bot {bot_id} was made through another shard a moment ago; upload again to add a version to it"
-            )));
-        }
-    }
-    transaction
-        .execute(
-            "INSERT INTO bot_versions (bot_id, version, source, size, uploaded_unix_millis, rating) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (bot_id, version) DO NOTHING",
-            &[
-                &bot_id,
-                &version.version,
-                &source,
-                &(version.size as i32),
-                &version.uploaded_unix_millis,
-                &version.rating,
-            ],
-        )
+    database
+        .call("adding a bot version", async |client| {
+            let transaction = client.transaction().await?;
+            if let Some(bot) = new {
+                let made = transaction
+                    .execute(
+                        "INSERT INTO bots (id, kind, remote, owner, quota_key, owner_shown, created_unix_millis) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
+                        &[&bot.id, &bot.kind, &bot.remote, &bot.owner, &bot.quota_key, &bot.owner_shown, &crate::now()],
+                    )
+                    .await?;
+                if made == 0 {
+                    return Err(Error::Aborted(format!(
+                        "bot {bot_id} was made through another shard a moment ago; upload again to add a version to it"
+                    ))
+                    .into());
+                }
+            }
+            transaction
+                .execute(
+                    "INSERT INTO bot_versions (bot_id, version, source, size, uploaded_unix_millis, rating) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (bot_id, version) DO NOTHING",
+                    &[
+                        &bot_id,
+                        &version.version,
+                        &source,
+                        &(version.size as i32),
+                        &version.uploaded_unix_millis,
+                        &version.rating,
+                    ],
+                )
+                .await?;
+            Ok(transaction.commit().await?)
+        })
         .await
-        .map_err(fail)?;
-    transaction.commit().await.map_err(fail)
 }
 
 /// Retires a bot, or one version of it.
 pub(crate) async fn retire(database: &Database, bot_id: &str, version: Option<&str>) -> Result<()> {
-    let client = database.client().await?;
-    let result = match version {
-        None => client.execute("UPDATE bots SET retired = true WHERE id = $1", &[&bot_id]).await,
-        Some(version) => {
-            client
-                .execute(
-                    "UPDATE bot_versions SET retired = true WHERE bot_id = $1 AND version = $2",
-                    &[&bot_id, &version],
-                )
-                .await
-        }
-    };
-    result.map_err(|e| database.failed("retiring a bot", e))?;
-    Ok(())
+    database
+        .call("retiring a bot", async |client| {
+            match version {
+                None => client.execute("UPDATE bots SET retired = true WHERE id = $1", &[&bot_id]).await?,
+                Some(version) => {
+                    client
+                        .execute(
+                            "UPDATE bot_versions SET retired = true WHERE bot_id = $1 AND version = $2",
+                            &[&bot_id, &version],
+                        )
+                        .await?
+                }
+            };
+            Ok(())
+        })
+        .await
 }
 
 /// What a match adds to one seat's version.
@@ -211,51 +207,53 @@ pub(crate) async fn record_match(
     match_id: &str,
     seats: &[(u32, &str, &str, Played)],
 ) -> Result<Vec<(String, pb::BotVersion)>> {
-    let fail = |e: tokio_postgres::Error| database.failed("recording a match", e);
-    let mut client = database.client().await?;
-    let transaction = client.transaction().await.map_err(fail)?;
-    let mut now = Vec::new();
-    for &(seat, bot_id, version, played) in seats {
-        let games = played.games as i64;
-        let (wins, faults) = (played.wins as i64, played.faults as i64);
-        let (micros, change) = (played.mean_decision_micros, played.rating_change);
-        let new = transaction
-            .execute(
-                "INSERT INTO match_results (match_id, seat, bot_id, version, games, wins, faults, \
-                 mean_decision_micros, rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
-                 ON CONFLICT (match_id, seat) DO NOTHING",
-                &[&match_id, &(seat as i32), &bot_id, &version, &games, &wins, &faults, &micros, &change],
-            )
-            .await
-            .map_err(fail)?;
-        if new == 0 {
-            continue;
-        }
-        let row = transaction
-            .query_opt(
-                &format!(
-                    "UPDATE bot_versions SET games = games + $3::bigint, wins = wins + $4::bigint, \
-                     faults = faults + $5::bigint, \
-                     mean_decision_micros = CASE WHEN games + $3::bigint = 0 THEN 0 \
-                         ELSE (mean_decision_micros * games + $6::float8 * $3::bigint) / (games + $3::bigint) END, \
-                     rating = rating + $7::float8 WHERE bot_id = $1 AND version = $2 RETURNING {VERSION_COLUMNS}"
-                ),
-                &[&bot_id, &version, &games, &wins, &faults, &micros, &change],
-            )
-            .await
-            .map_err(fail)?;
-        now.extend(row.map(|row| version_row(&row)).map(|v| (v.bot_id, v.version)));
-    }
-    transaction.commit().await.map_err(fail)?;
-    Ok(now)
+    database
+        .call("recording a match", async |client| {
+            let transaction = client.transaction().await?;
+            let mut now = Vec::new();
+            for &(seat, bot_id, version, played) in seats {
+                let games = played.games as i64;
+                let (wins, faults) = (played.wins as i64, played.faults as i64);
+                let (micros, change) = (played.mean_decision_micros, played.rating_change);
+                let new = transaction
+                    .execute(
+                        "INSERT INTO match_results (match_id, seat, bot_id, version, games, wins, faults, \
+                         mean_decision_micros, rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+                         ON CONFLICT (match_id, seat) DO NOTHING",
+                        &[&match_id, &(seat as i32), &bot_id, &version, &games, &wins, &faults, &micros, &change],
+                    )
+                    .await?;
+                if new == 0 {
+                    continue;
+                }
+                let row = transaction
+                    .query_opt(
+                        &format!(
+                            "UPDATE bot_versions SET games = games + $3::bigint, wins = wins + $4::bigint, \
+                             faults = faults + $5::bigint, \
+                             mean_decision_micros = CASE WHEN games + $3::bigint = 0 THEN 0 \
+                                 ELSE (mean_decision_micros * games + $6::float8 * $3::bigint) / (games + $3::bigint) END, \
+                             rating = rating + $7::float8 WHERE bot_id = $1 AND version = $2 RETURNING {VERSION_COLUMNS}"
+                        ),
+                        &[&bot_id, &version, &games, &wins, &faults, &micros, &change],
+                    )
+                    .await?;
+                now.extend(row.map(|row| version_row(&row)).map(|v| (v.bot_id, v.version)));
+            }
+            transaction.commit().await?;
+            Ok(now)
+        })
+        .await
 }
 
 /// A script version's source, if there is one.
 pub(crate) async fn source(database: &Database, bot_id: &str, version: &str) -> Result<Option<String>> {
-    let client = database.client().await?;
-    let row = client
-        .query_opt("SELECT source FROM bot_versions WHERE bot_id = $1 AND version = $2", &[&bot_id, &version])
+    database
+        .call("reading a bot's source", async |client| {
+            let row = client
+                .query_opt("SELECT source FROM bot_versions WHERE bot_id = $1 AND version = $2", &[&bot_id, &version])
+                .await?;
+            Ok(row.and_then(|row| row.get(0)))
+        })
         .await
-        .map_err(|e| database.failed("reading a bot's source", e))?;
-    Ok(row.and_then(|row| row.get(0)))
 }

@@ -5,7 +5,9 @@
 //! `NOTIFY`), and it reads every [`POLL`] regardless, so a change made on any shard reaches every
 //! shard within a second even when a notification is lost with its connection. A read takes
 //! every row written at or after the oldest transaction still running at the previous read (see
-//! [`SNAPSHOT_XMIN`]), so a transaction that commits late is never skipped.
+//! [`SNAPSHOT_XMIN`]), so a transaction that commits late is never skipped. A read, and the
+//! listener's connecting, are bounded like every call ([`Database::call`]), so a hung database
+//! stalls neither: each read fails at the bound and the next one tries again.
 
 use std::future::Future;
 use std::sync::{Arc, Weak};
@@ -14,7 +16,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio_postgres::{AsyncMessage, NoTls};
 
-use super::Database;
+use super::{CALL_BOUND, Database, Failure};
 use crate::error::Result;
 
 /// How often a shard reads changes even without a notification.
@@ -25,22 +27,30 @@ const RECONNECT: Duration = Duration::from_secs(1);
 /// visible to the snapshot that asks, so the next read may start there.
 const SNAPSHOT_XMIN: &str = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text";
 
-/// A read-only transaction in one snapshot, with where the next read starts: the oldest
+/// The condition on a followed table's rows written at or after the transaction given as `$1`.
+pub(crate) const CHANGED_SINCE: &str = "changed_xid >= $1::text::xid8";
+
+/// What `rows` reads in one read-only snapshot, and where the next read starts: the oldest
 /// transaction still running ([`SNAPSHOT_XMIN`]).
-pub(crate) async fn snapshot<'a>(
+pub(crate) async fn in_snapshot<T>(
     database: &Database,
-    client: &'a mut deadpool_postgres::Object,
     doing: &str,
-) -> Result<(deadpool_postgres::Transaction<'a>, String)> {
-    let transaction = client
-        .build_transaction()
-        .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-        .read_only(true)
-        .start()
+    rows: impl AsyncFnOnce(&deadpool_postgres::Transaction<'_>) -> Result<T, Failure>,
+) -> Result<(T, String)> {
+    database
+        .call(doing, async |client| {
+            let transaction = client
+                .build_transaction()
+                .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await?;
+            let next: String = transaction.query_one(SNAPSHOT_XMIN, &[]).await?.get(0);
+            let read = rows(&transaction).await?;
+            transaction.commit().await?;
+            Ok((read, next))
+        })
         .await
-        .map_err(|e| database.failed(doing, e))?;
-    let next: String = transaction.query_one(SNAPSHOT_XMIN, &[]).await.map_err(|e| database.failed(doing, e))?.get(0);
-    Ok((transaction, next))
 }
 
 /// Something kept current from shared tables.
@@ -88,10 +98,13 @@ pub(crate) async fn follow<F: Followed>(database: Arc<Database>, followed: Weak<
 
 /// Holds a connection that runs `listen` and wakes `wake` on each notification, connecting again
 /// whenever the connection is lost (and waking then too, since notifications sent meanwhile are
-/// lost).
+/// lost). Connecting is bounded, so a hung database is tried again after [`RECONNECT`] rather
+/// than waited for; once listening, a quiet connection is what a hung one looks like too, and
+/// the poll reads regardless.
 async fn listen(database: Arc<Database>, listen: &'static str, wake: Arc<Notify>) {
     loop {
-        if let Ok((client, mut connection)) = database.config().connect(NoTls).await {
+        let connecting = async { database.config().connect(NoTls).await.map_err(|e| database.failed("listening", &e)) };
+        if let Ok((client, mut connection)) = database.within("listening", CALL_BOUND, connecting).await {
             let messages = async {
                 while let Some(message) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
                     match message {
@@ -102,7 +115,9 @@ async fn listen(database: Arc<Database>, listen: &'static str, wake: Arc<Notify>
                 }
             };
             tokio::pin!(messages);
-            let listening = client.batch_execute(listen);
+            let listening = database.within("listening", CALL_BOUND, async {
+                client.batch_execute(listen).await.map_err(|e| database.failed("listening", &e))
+            });
             tokio::select! {
                 result = listening => if result.is_ok() {
                     wake.notify_one();

@@ -72,15 +72,17 @@ impl Index {
     /// The unfinished games `quota_key` has on the other shards of the cluster (this shard
     /// counts its own live games itself, exactly).
     pub async fn live_elsewhere(&self, quota_key: &str) -> Result<usize> {
-        let client = self.database.client().await?;
-        let row = client
-            .query_one(
-                "SELECT count(*) FROM games WHERE quota_key = $1 AND shard <> $2 AND status IN (1, 2)",
-                &[&quota_key, &self.shard],
-            )
+        self.database
+            .call("counting live games", async |client| {
+                let row = client
+                    .query_one(
+                        "SELECT count(*) FROM games WHERE quota_key = $1 AND shard <> $2 AND status IN (1, 2)",
+                        &[&quota_key, &self.shard],
+                    )
+                    .await?;
+                Ok(row.get::<_, i64>(0) as usize)
+            })
             .await
-            .map_err(|e| self.database.failed("counting live games", e))?;
-        Ok(row.get::<_, i64>(0) as usize)
     }
 
     /// Tells the index a game's summary as it stands now. Never waits; if the writer is gone
@@ -98,12 +100,14 @@ impl Index {
 /// One page of the whole cluster's games: newest created first (ties: larger id first),
 /// filtered by kind and status, after the cursor. One indexed query.
 pub async fn list(database: &Database, query: &ListQuery) -> Result<Page> {
-    let client = database.client().await?;
-    let fail = |e| database.failed("listing games", e);
     let (sql, params) = list_sql(query);
-    let statement = client.prepare_cached(&sql).await.map_err(fail)?;
-    let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params.iter().map(Param::as_sql).collect();
-    let rows = client.query(&statement, &args).await.map_err(fail)?;
+    let rows = database
+        .call("listing games", async |client| {
+            let statement = client.prepare_cached(&sql).await?;
+            let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params.iter().map(Param::as_sql).collect();
+            Ok(client.query(&statement, &args).await?)
+        })
+        .await?;
     let mut games = rows
         .iter()
         .map(|row| {
@@ -130,7 +134,6 @@ pub async fn upsert(
     games: &[pb::GameSummary],
     quota_keys: &HashMap<String, String>,
 ) -> Result<()> {
-    let client = database.client().await?;
     let ids: Vec<&str> = games.iter().map(|g| g.game_id.as_str()).collect();
     let kinds: Vec<i32> = games.iter().map(|g| g.kind).collect();
     let statuses: Vec<i32> = games.iter().map(|g| g.status).collect();
@@ -139,22 +142,27 @@ pub async fn upsert(
     let reviewed: Vec<String> = games.iter().map(|g| g.reviewed.join(",")).collect();
     let summaries: Vec<Vec<u8>> = games.iter().map(Message::encode_to_vec).collect();
     let quotas: Vec<&str> = games.iter().map(|g| quota_keys.get(&g.game_id).map_or("", String::as_str)).collect();
-    client
-        .execute(
-            "INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, summary, quota_key) \
-             SELECT id, $2, kind, status, created, sequence, reviewed, summary, quota_key \
-             FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], $8::bytea[], \
-                         $9::text[]) \
-                  AS g (id, kind, status, created, sequence, reviewed, summary, quota_key) \
-             ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, sequence = EXCLUDED.sequence, \
-                 reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now(), \
-                 quota_key = CASE WHEN EXCLUDED.quota_key = '' THEN games.quota_key ELSE EXCLUDED.quota_key END \
-             WHERE games.sequence <= EXCLUDED.sequence",
-            &[&ids, &shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries, &quotas],
-        )
+    database
+        .call("writing the game index", async |client| {
+            client
+                .execute(
+                    "INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, summary, \
+                                        quota_key) \
+                     SELECT id, $2, kind, status, created, sequence, reviewed, summary, quota_key \
+                     FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], \
+                                 $8::bytea[], $9::text[]) \
+                          AS g (id, kind, status, created, sequence, reviewed, summary, quota_key) \
+                     ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, sequence = EXCLUDED.sequence, \
+                         reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now(), \
+                         quota_key = CASE WHEN EXCLUDED.quota_key = '' THEN games.quota_key \
+                                          ELSE EXCLUDED.quota_key END \
+                     WHERE games.sequence <= EXCLUDED.sequence",
+                    &[&ids, &shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries, &quotas],
+                )
+                .await?;
+            Ok(())
+        })
         .await
-        .map_err(|e| database.failed("writing the game index", e))?;
-    Ok(())
 }
 
 /// A query parameter of the listing.
@@ -303,13 +311,15 @@ impl Writer {
 
     /// The rows these games have in the index: (status, sequence, reviewed) by id.
     async fn indexed(&self, games: &[pb::GameSummary]) -> Result<HashMap<String, (i32, i64, String)>> {
-        let client = self.database.client().await?;
         let ids: Vec<&str> = games.iter().map(|g| g.game_id.as_str()).collect();
-        let rows = client
-            .query("SELECT id, status, sequence, reviewed FROM games WHERE id = ANY($1)", &[&ids])
+        self.database
+            .call("reading the game index", async |client| {
+                let rows = client
+                    .query("SELECT id, status, sequence, reviewed FROM games WHERE id = ANY($1)", &[&ids])
+                    .await?;
+                Ok(rows.iter().map(|row| (row.get(0), (row.get(1), row.get(2), row.get(3)))).collect())
+            })
             .await
-            .map_err(|e| self.database.failed("reading the game index", e))?;
-        Ok(rows.iter().map(|row| (row.get(0), (row.get(1), row.get(2), row.get(3)))).collect())
     }
 }
 

@@ -7,7 +7,14 @@
 //! refused rather than used with a schema this build does not know. Migrations are never
 //! edited once released: a change is a new file.
 
+use std::time::Duration;
+
 use tokio_postgres::Client;
+
+/// How long a start's migrations may take, all told, and any statement of them: far beyond an
+/// ordinary call's bound, since a migration may build an index over a big table, yet a database
+/// that does not answer still stops a shard's start with an error naming it.
+pub const BOUND: Duration = Duration::from_secs(60);
 
 /// Every migration this build knows: (version, name, SQL).
 pub const MIGRATIONS: &[(i32, &str, &str)] = &[
@@ -50,6 +57,8 @@ pub enum MigrateError {
 /// versions (empty when the schema was current).
 pub async fn apply(client: &mut Client) -> Result<Vec<i32>, MigrateError> {
     let transaction = client.transaction().await?;
+    // The connection's statement timeout is an ordinary call's; this transaction's is the bound.
+    transaction.batch_execute(&format!("SET LOCAL statement_timeout = {}", BOUND.as_millis())).await?;
     transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&LOCK]).await?;
     transaction
         .batch_execute(

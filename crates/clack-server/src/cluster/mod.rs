@@ -8,11 +8,12 @@
 //! shard still keeps its games' event logs in its own store, and nothing on a move's path ever
 //! calls the database.
 //!
-//! [`Database`] owns the pool of connections and turns every failure into
-//! [`Error::Database`](crate::error::Error::Database), which a client sees as UNAVAILABLE naming
-//! the database: a shard whose database is away keeps playing its games and refuses only what
-//! needs shared state. [`migrate`] owns the schema. This module knows nothing of gRPC beyond
-//! that error, and nothing of games.
+//! [`Database`] owns the pool of connections, runs every call under one bound
+//! ([`Database::call`]), and turns every failure, and a database that does not answer in time,
+//! into [`Error::Database`](crate::error::Error::Database), which a client sees as UNAVAILABLE
+//! naming the database: a shard whose database is away or hung keeps playing its games and
+//! refuses only what needs shared state. [`migrate`] owns the schema. This module knows nothing
+//! of gRPC beyond that error, and nothing of games.
 
 pub(crate) mod accounts;
 pub(crate) mod bots;
@@ -21,10 +22,11 @@ pub mod index;
 pub mod migrate;
 pub mod shards;
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
 use crate::error::{Error, Result};
@@ -32,6 +34,16 @@ use crate::error::{Error, Result};
 /// How long a connection attempt, or a wait for a free pooled connection, may take before the
 /// call answers UNAVAILABLE: short, so that a call meets a missing database quickly.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the database may run one statement before it cancels it itself (its
+/// `statement_timeout`, set on every connection). Clack's statements take milliseconds; one
+/// that runs this long is stuck, and ends with an error while its connection stays usable.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(1);
+/// How long a shard waits for one call, all told: a connection from the pool, then every
+/// statement of the call. A database that is paused or hung, or whose host is cut off without a
+/// reset, accepts connections and statements and never answers; it enforces no timeout of its
+/// own then, and TCP keepalives see nothing wrong, so only this bound ends the wait. Past it the
+/// call answers UNAVAILABLE naming the database, well before a request's own timeout.
+pub const CALL_BOUND: Duration = Duration::from_secs(2);
 /// Connections one shard keeps open at most. Shared state is read at start and followed by one
 /// listener; calls that write it (accounts, keys) are rare, so a few connections serve them.
 const POOL_SIZE: usize = 8;
@@ -71,6 +83,9 @@ impl Database {
         let mut config: tokio_postgres::Config =
             url.parse().map_err(|e| Error::Internal(format!("database: {shown} is not a PostgreSQL URL: {e}")))?;
         config.connect_timeout(CONNECT_TIMEOUT);
+        // Kept with whatever options the URL gives: a later `-c` of the same setting wins.
+        let options = format!("-c statement_timeout={}", STATEMENT_TIMEOUT.as_millis());
+        config.options(config.get_options().map_or(options.clone(), |given| format!("{given} {options}")));
         if config.get_application_name().is_none() {
             config.application_name("clack");
         }
@@ -87,20 +102,72 @@ impl Database {
         Ok(Arc::new(Database { pool, config, shown }))
     }
 
-    /// Applies every migration not yet applied; answers the versions applied now.
+    /// Applies every migration not yet applied; answers the versions applied now. Migrations
+    /// have a bound of their own ([`migrate::BOUND`]): they run once, at start, and may build
+    /// indexes over big tables.
     pub async fn migrate(&self) -> Result<Vec<i32>> {
-        let mut client = self.client().await?;
-        migrate::apply(&mut client).await.map_err(|e| self.failed("migrate", e))
+        self.call_within("migrate", migrate::BOUND, async |client| Ok(migrate::apply(client).await?)).await
     }
 
     /// The migration versions the database has.
     pub async fn applied(&self) -> Result<Vec<i32>> {
-        let client = self.client().await?;
-        migrate::applied(&client).await.map_err(|e| self.failed("reading the schema version", e))
+        self.call("reading the schema version", async |client| Ok(migrate::applied(client).await?)).await
+    }
+
+    /// Runs `work` on a pooled connection within [`CALL_BOUND`]: the one way a shard's calls
+    /// reach the database ([`Database::call_within`]).
+    pub async fn call<T>(&self, doing: &str, work: impl AsyncFnOnce(&mut Object) -> Result<T, Failure>) -> Result<T> {
+        self.call_within(doing, CALL_BOUND, work).await
+    }
+
+    /// Runs `work` on a pooled connection, getting the connection and the work together bounded
+    /// by `bound`. A failed statement, or no connection, answers UNAVAILABLE naming the
+    /// database, with the detail in the log; so does a database that has not answered within
+    /// the bound, and then the connection, left in the middle of the call in a state nobody
+    /// knows, is closed rather than pooled again. What `work` refuses on its own terms
+    /// ([`Failure::Refused`]) is answered as it is.
+    async fn call_within<T>(
+        &self,
+        doing: &str,
+        bound: Duration,
+        work: impl AsyncFnOnce(&mut Object) -> Result<T, Failure>,
+    ) -> Result<T> {
+        let mut held = None;
+        let done = self
+            .within(doing, bound, async {
+                let client = held.insert(self.client().await?);
+                let done = work(client).await;
+                // Finished, well or not: the connection is fit to be pooled again.
+                held = None;
+                done.map_err(|failure| match failure {
+                    Failure::Statement(e) => self.failed(doing, &e),
+                    Failure::Refused(e) => e,
+                })
+            })
+            .await;
+        if let Some(unfinished) = held {
+            drop(Object::take(unfinished));
+        }
+        done
+    }
+
+    /// `work`, or UNAVAILABLE naming the database once `bound` has passed without an answer:
+    /// the bound on everything a shard waits for from the database (its listeners' connections
+    /// too, which are not pooled).
+    pub(crate) async fn within<T>(
+        &self,
+        doing: &str,
+        bound: Duration,
+        work: impl Future<Output = Result<T>>,
+    ) -> Result<T> {
+        tokio::time::timeout(bound, work).await.unwrap_or_else(|_| {
+            tracing::warn!(database = %self.shown, doing, ?bound, "the shared database did not answer in time");
+            Err(Error::Database(format!("{doing}: no answer within {} s", bound.as_secs_f64())))
+        })
     }
 
     /// A pooled connection, or UNAVAILABLE naming the database.
-    pub async fn client(&self) -> Result<deadpool_postgres::Object> {
+    async fn client(&self) -> Result<Object> {
         self.pool.get().await.map_err(|e| {
             tracing::warn!(database = %self.shown, error = %e, "no connection to the shared database");
             Error::Database(format!("cannot connect: {}", short(&e.to_string())))
@@ -109,9 +176,10 @@ impl Database {
 
     /// A failed statement as the error a client sees: UNAVAILABLE naming the database, detail
     /// in the server's log.
-    pub(crate) fn failed(&self, doing: &str, error: impl std::fmt::Display) -> Error {
+    pub(crate) fn failed(&self, doing: &str, error: &tokio_postgres::Error) -> Error {
+        let error = with_causes(error);
         tracing::warn!(database = %self.shown, doing, %error, "a shared database call failed");
-        Error::Database(format!("{doing} failed: {}", short(&error.to_string())))
+        Error::Database(format!("{doing} failed: {}", short(&error)))
     }
 
     /// The settings for a connection of its own (the listener's).
@@ -123,6 +191,48 @@ impl Database {
     pub fn shown(&self) -> &str {
         &self.shown
     }
+}
+
+/// How a call's work stops short of its answer.
+#[derive(Debug)]
+pub enum Failure {
+    /// A statement failed: answered as UNAVAILABLE naming the database, the detail logged.
+    Statement(tokio_postgres::Error),
+    /// The work refused on its own terms (a quota, a name taken): answered as it is.
+    Refused(Error),
+}
+
+impl From<tokio_postgres::Error> for Failure {
+    fn from(error: tokio_postgres::Error) -> Failure {
+        Failure::Statement(error)
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
+        Failure::Refused(error)
+    }
+}
+
+impl From<migrate::MigrateError> for Failure {
+    fn from(error: migrate::MigrateError) -> Failure {
+        match error {
+            migrate::MigrateError::Postgres(error) => Failure::Statement(error),
+            newer @ migrate::MigrateError::Newer { .. } => Failure::Refused(Error::Database(newer.to_string())),
+        }
+    }
+}
+
+/// An error and its causes, as one text: the driver's own says only "db error", and the
+/// database's message ("canceling statement due to statement timeout") is its cause.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        text = format!("{text}: {error}");
+        cause = error.source();
+    }
+    text
 }
 
 /// The first line of an error, at most 200 characters: enough to act on, never a wall of text.

@@ -31,17 +31,20 @@ pub struct ShardRow {
 
 /// Registers this shard (its start time now) or fails, naming the database.
 pub async fn register(database: &Database, name: &str, address: &str) -> Result<()> {
-    let client = database.client().await?;
-    client
-        .execute(
-            "INSERT INTO shards (name, address, version, started_at, last_beat) VALUES ($1, $2, $3, now(), now()) \
-             ON CONFLICT (name) DO UPDATE SET address = EXCLUDED.address, version = EXCLUDED.version, \
-             started_at = now(), last_beat = now()",
-            &[&name, &address, &env!("CARGO_PKG_VERSION")],
-        )
+    database
+        .call("registering the shard", async |client| {
+            client
+                .execute(
+                    "INSERT INTO shards (name, address, version, started_at, last_beat) \
+                     VALUES ($1, $2, $3, now(), now()) \
+                     ON CONFLICT (name) DO UPDATE SET address = EXCLUDED.address, version = EXCLUDED.version, \
+                     started_at = now(), last_beat = now()",
+                    &[&name, &address, &env!("CARGO_PKG_VERSION")],
+                )
+                .await?;
+            Ok(())
+        })
         .await
-        .map_err(|e| database.failed("registering the shard", e))?;
-    Ok(())
 }
 
 /// Beats for this shard every [`BEAT`], for as long as the task runs. A missed beat is logged
@@ -52,13 +55,9 @@ pub async fn beat(database: Arc<Database>, name: String) {
     let mut away = false;
     loop {
         every.tick().await;
-        let beat = async {
-            let client = database.client().await?;
-            client
-                .execute("UPDATE shards SET last_beat = now() WHERE name = $1", &[&name])
-                .await
-                .map_err(|e| database.failed("beating", e))
-        };
+        let beat = database.call("beating", async |client| {
+            Ok(client.execute("UPDATE shards SET last_beat = now() WHERE name = $1", &[&name]).await?)
+        });
         match beat.await {
             Ok(_) if away => {
                 tracing::info!(shard = %name, "the shared database is back; beating again");
@@ -76,18 +75,20 @@ pub async fn beat(database: Arc<Database>, name: String) {
 
 /// Every registered shard, by name, with whether it is up.
 pub async fn list(database: &Database) -> Result<Vec<ShardRow>> {
-    let client = database.client().await?;
     let down_after = DOWN_AFTER.as_secs_f64();
-    let rows = client
-        .query(
-            "SELECT name, address, version, (extract(epoch FROM started_at) * 1000)::bigint, \
-                    (extract(epoch FROM last_beat) * 1000)::bigint, \
-                    last_beat > now() - make_interval(secs => $1) \
-             FROM shards ORDER BY name",
-            &[&down_after],
-        )
-        .await
-        .map_err(|e| database.failed("listing the shards", e))?;
+    let rows = database
+        .call("listing the shards", async |client| {
+            Ok(client
+                .query(
+                    "SELECT name, address, version, (extract(epoch FROM started_at) * 1000)::bigint, \
+                            (extract(epoch FROM last_beat) * 1000)::bigint, \
+                            last_beat > now() - make_interval(secs => $1) \
+                     FROM shards ORDER BY name",
+                    &[&down_after],
+                )
+                .await?)
+        })
+        .await?;
     Ok(rows
         .iter()
         .map(|row| ShardRow {
