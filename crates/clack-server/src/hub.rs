@@ -282,7 +282,7 @@ impl Hub {
             let Some(host) = &self.bots else {
                 return Err(Error::FailedPrecondition(format!("{field}: this server seats no bots")));
             };
-            host.learn(&bot.bot_id).await?;
+            host.learn(&bot.bot_id, Some(&bot.version)).await?;
             let plays = host.playable(&bot.bot_id, &bot.version).map_err(|e| e.about(&field))?;
             if let Some(plays) = plays.filter(|&plays| plays != kind) {
                 let message = format!("bot {} plays {}, not {}", bot.bot_id, plays.name(), kind.name());

@@ -169,7 +169,12 @@ impl BotLibrary {
         Ok(library)
     }
 
-    /// Takes in bots and versions the shared database says changed.
+    /// Takes in bots and versions as the shared database says they stand: the follower's
+    /// reads, and the rows this shard's own writes answer. This is the only way a shard's copy
+    /// changes, and it is a merge: a version or bot it does not hold is added, and one it holds
+    /// only moves forward, so rows read before newer ones were taken in (a write's answer and the
+    /// follower's read cross) change nothing. A version's games never go back (every match adds
+    /// to them, with its rating), and nothing retired comes back.
     pub(crate) fn apply_shared(&self, changes: shared_bots::Changes) {
         let mut bots = write(&self.bots);
         for row in changes.bots {
@@ -181,15 +186,12 @@ impl BotLibrary {
             summary.kind = row.kind;
             summary.remote = row.remote;
             summary.owner = row.owner_shown;
-            summary.retired = row.retired;
+            summary.retired |= row.retired;
         }
         let mut touched = std::collections::HashSet::new();
         for row in changes.versions {
             let Some(summary) = bots.get_mut(&row.bot_id) else { continue };
-            match summary.versions.iter_mut().find(|v| v.version == row.version.version) {
-                Some(known) => *known = row.version,
-                None => summary.versions.push(row.version),
-            }
+            merge_version(&mut summary.versions, row.version);
             touched.insert(row.bot_id);
         }
         // Upload order, the same on every shard: the newest version is the last.
@@ -250,12 +252,12 @@ impl BotLibrary {
         })
     }
 
-    /// Keeps a summary: in the store, or, on a cluster's shard, only in memory (its rows were
-    /// written by the caller, and the follower brings other shards' changes).
+    /// Keeps a summary in this server's store and memory. Only a server without a database
+    /// does: a cluster's shard never writes a summary back, since its copy may be behind what
+    /// the follower took in meanwhile; it takes in the rows its writes answer
+    /// ([`BotLibrary::apply_shared`]).
     async fn save(&self, summary: &pb::BotSummary) -> Result<()> {
-        if self.shared.is_none() {
-            self.store.put(&format!("bot/{}", summary.bot_id), summary.encode_to_vec()).await?;
-        }
+        self.store.put(&format!("bot/{}", summary.bot_id), summary.encode_to_vec()).await?;
         write(&self.bots).insert(summary.bot_id.clone(), summary.clone());
         Ok(())
     }
@@ -312,7 +314,7 @@ impl BotLibrary {
         let remote = source.is_none();
         // On a cluster's shard the bot may have been made through another shard a moment ago:
         // its owner decides, not whoever uploads here first.
-        self.learn(name).await?;
+        self.learn(name, None).await?;
         let existing = read(&self.bots).get(name).cloned();
         let who = &asker.identity.who;
         let mut owner_token = None;
@@ -366,6 +368,11 @@ impl BotLibrary {
                     if let Some(source) = &source {
                         self.store.put(&format!("botsrc/{name}/{version}"), source.clone().into_bytes()).await?;
                     }
+                    if let Some(record) = new_owner_record {
+                        write(&self.owners).insert(name.to_owned(), record);
+                    }
+                    summary.versions.push(added);
+                    self.save(&summary).await?;
                 }
                 Some(database) => {
                     let new = new_owner_record.as_ref().map(|record| BotRow {
@@ -377,14 +384,10 @@ impl BotLibrary {
                         owner_shown: summary.owner.clone(),
                         retired: false,
                     });
-                    shared_bots::add_version(database, new.as_ref(), name, &added, source.as_deref()).await?;
+                    let source = source.as_deref();
+                    self.apply_shared(shared_bots::add_version(database, new.as_ref(), name, &added, source).await?);
                 }
             }
-            if let Some(record) = new_owner_record {
-                write(&self.owners).insert(name.to_owned(), record);
-            }
-            summary.versions.push(added);
-            self.save(&summary).await?;
             tracing::info!(bot = name, %version, owner = %summary.owner, remote, "bot version added");
         }
         Ok(pb::UploadBotResponse {
@@ -467,6 +470,7 @@ impl BotLibrary {
     /// Smoke games against the random bot; the report shows what the bot printed, so only its
     /// owner may ask.
     pub async fn validate(&self, request: pb::ValidateBotRequest, asker: Asker<'_>) -> Result<pb::ValidateBotResponse> {
+        self.learn(&request.bot_id, request.version.as_deref()).await?;
         let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
         asker.check(Action::ReadSource { bot: &summary.bot_id, owner: &self.owner(&summary.bot_id)? })?;
         let kind = kind_of(summary.kind)?;
@@ -583,6 +587,7 @@ impl BotLibrary {
 
     /// A bot's summary for anyone; its source and output only for its owner.
     pub async fn get(&self, request: &pb::GetBotRequest, asker: Asker<'_>) -> Result<pb::GetBotResponse> {
+        self.learn(&request.bot_id, request.version.as_deref()).await?;
         let (summary, version) = self.resolve(&request.bot_id, request.version.as_deref())?;
         let summary = self.with_connections(summary);
         let owner = self.owner(&summary.bot_id)?;
@@ -610,6 +615,11 @@ impl BotLibrary {
         summary
     }
 
+    /// Whether this server holds `bot_id`, and `version` of it when one is named.
+    fn knows(&self, bot_id: &str, version: Option<&str>) -> bool {
+        read(&self.bots).get(bot_id).is_some_and(|b| version.is_none_or(|v| b.versions.iter().any(|x| x.version == v)))
+    }
+
     /// Whether `bot_id` names a remote bot.
     fn is_remote(&self, bot_id: &str) -> bool {
         read(&self.bots).get(bot_id).is_some_and(|b| b.remote)
@@ -633,6 +643,7 @@ impl BotLibrary {
 
     /// Retires a bot, or one of its versions.
     pub async fn retire(&self, request: &pb::RetireBotRequest, asker: Asker<'_>) -> Result<()> {
+        self.learn(&request.bot_id, request.version.as_deref()).await?;
         let mut summary = self.summary(&request.bot_id)?;
         asker.check(Action::RetireBot { bot: &summary.bot_id, owner: &self.owner(&summary.bot_id)? })?;
         match &request.version {
@@ -644,11 +655,14 @@ impl BotLibrary {
                 found.retired = true;
             }
         }
-        if let Some(database) = &self.shared {
-            shared_bots::retire(database, &request.bot_id, request.version.as_deref()).await?;
+        match &self.shared {
+            Some(database) => {
+                self.apply_shared(shared_bots::retire(database, &request.bot_id, request.version.as_deref()).await?);
+            }
+            None => self.save(&summary).await?,
         }
         tracing::info!(bot = %request.bot_id, version = ?request.version, by = %asker.identity.who, "bot retired");
-        self.save(&summary).await
+        Ok(())
     }
 
     /// Adds a finished match's results to its seats' versions: games, wins, faults, decision
@@ -676,13 +690,7 @@ impl BotLibrary {
             })
             .collect();
         // One transaction, keyed by the match: counted once however often it is asked.
-        for (bot_id, now) in shared_bots::record_match(database, match_id, &played).await? {
-            let mut summary = self.summary(&bot_id)?;
-            if let Some(v) = summary.versions.iter_mut().find(|v| v.version == now.version) {
-                *v = now;
-            }
-            self.save(&summary).await?;
-        }
+        self.apply_shared(shared_bots::record_match(database, match_id, &played).await?);
         Ok(())
     }
 
@@ -713,6 +721,21 @@ impl BotLibrary {
         }
         self.save(&summary).await
     }
+}
+
+/// Takes in one version as the shared database says it stands ([`BotLibrary::apply_shared`]):
+/// added if new, else replacing the held one unless that has more games (it is newer), and
+/// retired if either says so.
+fn merge_version(versions: &mut Vec<pb::BotVersion>, row: pb::BotVersion) {
+    let Some(held) = versions.iter_mut().find(|v| v.version == row.version) else {
+        versions.push(row);
+        return;
+    };
+    let retired = held.retired || row.retired;
+    if row.games >= held.games {
+        *held = row;
+    }
+    held.retired = retired;
 }
 
 /// One seat of a finished match, as counted: (seat, bot, version, standing, starting rating).
@@ -872,14 +895,17 @@ impl BotHost for BotLibrary {
         self.decided(played, Decider::Remote, took);
     }
 
-    fn learn<'a>(&'a self, bot_id: &'a str) -> Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>> {
+    fn learn<'a>(
+        &'a self,
+        bot_id: &'a str,
+        version: Option<&'a str>,
+    ) -> Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>> {
         Box::pin(async move {
             let Some(database) = &self.shared else { return Ok(()) };
-            if crate::engines::is_engine(bot_id) || read(&self.bots).contains_key(bot_id) {
+            if crate::engines::is_engine(bot_id) || self.knows(bot_id, version) {
                 return Ok(());
             }
-            let changes = shared_bots::one(database, bot_id).await?;
-            self.apply_shared(changes);
+            self.apply_shared(shared_bots::one(database, bot_id).await?);
             Ok(())
         })
     }
@@ -893,6 +919,24 @@ mod tests {
         let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("a stat line");
         let after = stat.rsplit_once(')').map(|(_, rest)| rest.to_owned()).unwrap_or_default();
         after.split_whitespace().nth(41 - 3).unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn a_version_row_read_before_a_newer_one_changes_nothing_but_retirement() {
+        let row = |games: u64, retired| super::pb::BotVersion {
+            version: "v1".into(),
+            games,
+            rating: 1500.0 + games as f64,
+            retired,
+            ..Default::default()
+        };
+        let mut versions = vec![row(10, false)];
+        super::merge_version(&mut versions, row(4, true));
+        assert_eq!(versions, [row(10, true)], "the older row's games are not taken; its retirement is");
+        super::merge_version(&mut versions, row(12, false));
+        assert_eq!(versions, [row(12, true)], "a newer row is taken, and nothing retired comes back");
+        super::merge_version(&mut versions, super::pb::BotVersion { version: "v2".into(), ..Default::default() });
+        assert_eq!(versions.len(), 2, "a version not held is added");
     }
 
     #[test]

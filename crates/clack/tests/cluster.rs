@@ -769,9 +769,65 @@ async fn an_accounts_quota_of_live_games_holds_across_shards() {
     }
 }
 
+/// The versions `shard` lists for `bot`, sorted.
+async fn versions_on(shard: &Shard, bot: &str) -> Vec<String> {
+    let asked = pb::GetBotRequest { bot_id: bot.into(), version: None };
+    let summary = bots_of(shard).await.get_bot(asked).await.unwrap().into_inner().bot.unwrap();
+    let mut versions: Vec<String> = summary.versions.into_iter().map(|v| v.version).collect();
+    versions.sort();
+    versions
+}
+
 /// `source` made a new version of itself (a comment changes its hash, not what it plays).
 fn variant(source: &str, tag: &str) -> String {
     format!("{source}\n// {tag}\n")
+}
+
+#[tokio::test]
+async fn versions_uploaded_at_once_through_three_shards_are_listed_and_seated_on_every_shard() {
+    let postgres = Postgres::start();
+    let shards: Vec<Shard> =
+        ["a", "b", "c"].iter().map(|name| Shard::start(name, &postgres.url(), "open", "60")).collect();
+    let ada = create_account(&shards[0], "ada").await.unwrap();
+    let up = |shard: usize, tag: String| {
+        let request = keyed(upload("greedy", &variant(GREEDY, &tag)), &ada);
+        let url = shards[shard].url.clone();
+        async move { BotServiceClient::connect(url).await.unwrap().upload_bot(request).await.unwrap().into_inner().version }
+    };
+    let mut versions = vec![up(0, "first".into()).await];
+    // One new version through each shard at once, round after round: an upload must not write
+    // back a copy of the bot's versions from before it over what the follower added meanwhile.
+    for round in 0..10 {
+        let (a, b, c) =
+            tokio::join!(up(0, format!("{round} a")), up(1, format!("{round} b")), up(2, format!("{round} c")));
+        versions.extend([a, b, c]);
+    }
+    versions.sort();
+    let stored = postgres.sql("SELECT count(*) FROM bot_versions WHERE bot_id = 'greedy'");
+    assert_eq!(stored, versions.len().to_string(), "the database holds every version");
+    for shard in &shards {
+        let start = Instant::now();
+        loop {
+            let listed = versions_on(shard, "greedy").await;
+            if listed == versions {
+                break;
+            }
+            let missing: Vec<&String> = versions.iter().filter(|v| !listed.contains(v)).collect();
+            assert!(start.elapsed() < Duration::from_secs(2), "{} lacks {missing:?} for good", shard.url);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    // A version uploaded through one shard is seated at once on the others, before their
+    // followers may have read it: a shard asks the database about a version it has not heard of.
+    for round in 0..3 {
+        for (i, shard) in shards.iter().enumerate() {
+            let version = up(i, format!("seated {round}")).await;
+            for other in shards.iter().filter(|other| other.url != shard.url) {
+                let seated = seat_bot(other, "greedy", &version).await;
+                seated.unwrap_or_else(|e| panic!("{} cannot seat {version} from {}: {e}", other.url, shard.url));
+            }
+        }
+    }
 }
 
 /// A request through the proxy about `game` (its routing header), with `key`.

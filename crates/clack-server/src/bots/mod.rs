@@ -52,11 +52,16 @@ pub trait BotHost: Send + Sync + 'static {
         let _ = (played, took);
     }
 
-    /// Makes sure the host knows `bot_id` before [`BotHost::playable`] is asked: on a cluster's
-    /// shard, a bot uploaded through another shard a moment ago may not have reached this one
-    /// yet. Nothing to do for a host that keeps every bot itself.
-    fn learn<'a>(&'a self, bot_id: &'a str) -> Pin<Box<dyn Future<Output = crate::error::Result<()>> + Send + 'a>> {
-        let _ = bot_id;
+    /// Makes sure the host knows `bot_id`, and `version` of it when one is named, before
+    /// [`BotHost::playable`] is asked: on a cluster's shard, a bot or a version uploaded through
+    /// another shard a moment ago may not have reached this one yet. Nothing to do for a host
+    /// that keeps every bot itself.
+    fn learn<'a>(
+        &'a self,
+        bot_id: &'a str,
+        version: Option<&'a str>,
+    ) -> Pin<Box<dyn Future<Output = crate::error::Result<()>> + Send + 'a>> {
+        let _ = (bot_id, version);
         Box::pin(std::future::ready(Ok(())))
     }
 }

@@ -5,7 +5,9 @@
 //! server does ([`crate::library`]), and follows the tables ([`super::follow`]). A version's
 //! source is not followed: a shard reads it the first time it plays that version, and keeps it,
 //! since a version never changes. Statistics are added in one `UPDATE … SET games = games + …`,
-//! so two shards recording games of the same version at once lose nothing.
+//! so two shards recording games of the same version at once lose nothing. Every write answers
+//! the rows it wrote as they now stand, which the shard takes in as it takes the follower's
+//! ([`crate::library::BotLibrary::apply_shared`]), never a copy of its memory from before.
 //!
 //! This module knows the tables and the SQL; who may upload or retire, and the quotas, are the
 //! library's, [`crate::policy`]'s and [`crate::quota`]'s.
@@ -119,7 +121,8 @@ async fn rows(
 }
 
 /// Adds a version (with its source, for a script) to a bot, making the bot first when `new` is
-/// given, in one transaction. A bot made meanwhile through another shard under the same name
+/// given, in one transaction; answers the bot and all its versions as they stand after it (other
+/// shards' uploads included). A bot made meanwhile through another shard under the same name
 /// makes this ABORTED, so that the upload is tried again as a new version of that bot (and
 /// refused if the caller does not own it).
 pub(crate) async fn add_version(
@@ -128,7 +131,7 @@ pub(crate) async fn add_version(
     bot_id: &str,
     version: &pb::BotVersion,
     source: Option<&str>,
-) -> Result<()> {
+) -> Result<Changes> {
     database
         .call("adding a bot version", async |client| {
             let transaction = client.transaction().await?;
@@ -161,27 +164,32 @@ pub(crate) async fn add_version(
                     ],
                 )
                 .await?;
-            Ok(transaction.commit().await?)
+            let now = rows(&transaction, ["id = $1", "bot_id = $1"], bot_id).await?;
+            transaction.commit().await?;
+            Ok(now)
         })
         .await
 }
 
-/// Retires a bot, or one version of it.
-pub(crate) async fn retire(database: &Database, bot_id: &str, version: Option<&str>) -> Result<()> {
+/// Retires a bot, or one version of it; answers the row retired.
+pub(crate) async fn retire(database: &Database, bot_id: &str, version: Option<&str>) -> Result<Changes> {
     database
         .call("retiring a bot", async |client| {
-            match version {
-                None => client.execute("UPDATE bots SET retired = true WHERE id = $1", &[&bot_id]).await?,
-                Some(version) => {
-                    client
-                        .execute(
-                            "UPDATE bot_versions SET retired = true WHERE bot_id = $1 AND version = $2",
-                            &[&bot_id, &version],
-                        )
-                        .await?
+            Ok(match version {
+                None => {
+                    let sql = format!("UPDATE bots SET retired = true WHERE id = $1 RETURNING {BOT_COLUMNS}");
+                    let bots = client.query(&sql, &[&bot_id]).await?;
+                    Changes { bots: bots.iter().map(bot_row).collect(), versions: Vec::new() }
                 }
-            };
-            Ok(())
+                Some(version) => {
+                    let sql = format!(
+                        "UPDATE bot_versions SET retired = true WHERE bot_id = $1 AND version = $2 \
+                         RETURNING {VERSION_COLUMNS}"
+                    );
+                    let versions = client.query(&sql, &[&bot_id, &version]).await?;
+                    Changes { bots: Vec::new(), versions: versions.iter().map(version_row).collect() }
+                }
+            })
         })
         .await
 }
@@ -206,7 +214,7 @@ pub(crate) async fn record_match(
     database: &Database,
     match_id: &str,
     seats: &[(u32, &str, &str, Played)],
-) -> Result<Vec<(String, pb::BotVersion)>> {
+) -> Result<Changes> {
     database
         .call("recording a match", async |client| {
             let transaction = client.transaction().await?;
@@ -238,10 +246,10 @@ pub(crate) async fn record_match(
                         &[&bot_id, &version, &games, &wins, &faults, &micros, &change],
                     )
                     .await?;
-                now.extend(row.map(|row| version_row(&row)).map(|v| (v.bot_id, v.version)));
+                now.extend(row.as_ref().map(version_row));
             }
             transaction.commit().await?;
-            Ok(now)
+            Ok(Changes { bots: Vec::new(), versions: now })
         })
         .await
 }

@@ -68,7 +68,7 @@ impl Table {
             self.seated.push(Seated { player: Sitter::Engine(level), bot_id: level.seat_name(), version });
             return Ok(());
         }
-        library.learn(&entrant.bot_id).await?;
+        library.learn(&entrant.bot_id, version).await?;
         let (summary, version) = if resuming {
             library.resolve(&entrant.bot_id, version)?
         } else {
