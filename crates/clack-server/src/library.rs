@@ -325,7 +325,6 @@ impl BotLibrary {
                 summary
             }
             None => {
-                asker.meter.within(Counted::Bots, self.owned_by(&who.quota_key()), "bots", who)?;
                 let (owner, token) = new_owner(asker.identity)?;
                 owner_token = token;
                 new_owner_record = Some(OwnerRecord::new(&owner, who));
@@ -351,8 +350,6 @@ impl BotLibrary {
             return Err(Error::FailedPrecondition(format!("bot {name} is retired")));
         }
         if !summary.versions.iter().any(|v| v.version == version) {
-            let versions = summary.versions.len();
-            asker.meter.within(Counted::Versions, versions, &format!("versions of bot {name}"), who)?;
             let added = pb::BotVersion {
                 version: version.clone(),
                 uploaded_unix_millis: crate::now(),
@@ -360,19 +357,16 @@ impl BotLibrary {
                 rating: START_RATING,
                 ..Default::default()
             };
-            match &self.shared {
+            // The quotas are counted where the bots are kept: this server's memory, or the
+            // shared tables in the transaction that adds the version.
+            let within = |counted, have| {
+                let what = if counted == Counted::Bots { "bots".to_owned() } else { format!("versions of bot {name}") };
+                asker.meter.within(counted, have, &what, who)
+            };
+            let is_new = match &self.shared {
                 None => {
-                    if let Some(record) = &new_owner_record {
-                        self.store.put(&format!("owner/bot/{name}"), record.encode_to_vec()).await?;
-                    }
-                    if let Some(source) = &source {
-                        self.store.put(&format!("botsrc/{name}/{version}"), source.clone().into_bytes()).await?;
-                    }
-                    if let Some(record) = new_owner_record {
-                        write(&self.owners).insert(name.to_owned(), record);
-                    }
-                    summary.versions.push(added);
-                    self.save(&summary).await?;
+                    self.add_here(&mut summary, new_owner_record, added, source, within).await?;
+                    true
                 }
                 Some(database) => {
                     let new = new_owner_record.as_ref().map(|record| BotRow {
@@ -385,10 +379,15 @@ impl BotLibrary {
                         retired: false,
                     });
                     let source = source.as_deref();
-                    self.apply_shared(shared_bots::add_version(database, new.as_ref(), name, &added, source).await?);
+                    let (now, is_new) =
+                        shared_bots::add_version(database, new.as_ref(), name, &added, source, within).await?;
+                    self.apply_shared(now);
+                    is_new
                 }
+            };
+            if is_new {
+                tracing::info!(bot = name, %version, owner = %summary.owner, remote, "bot version added");
             }
-            tracing::info!(bot = name, %version, owner = %summary.owner, remote, "bot version added");
         }
         Ok(pb::UploadBotResponse {
             bot_id: name.to_owned(),
@@ -396,6 +395,34 @@ impl BotLibrary {
             owner_token: owner_token.unwrap_or_default(),
             owner: summary.owner,
         })
+    }
+
+    /// Adds a version to a bot in this server's store (and its owner, for a new bot), once the
+    /// owner's bots and the bot's versions, counted in memory, pass `within`.
+    async fn add_here(
+        &self,
+        summary: &mut pb::BotSummary,
+        new_owner: Option<OwnerRecord>,
+        added: pb::BotVersion,
+        source: Option<String>,
+        within: impl Fn(Counted, usize) -> Result<()>,
+    ) -> Result<()> {
+        let name = summary.bot_id.clone();
+        if let Some(record) = &new_owner {
+            within(Counted::Bots, self.owned_by(&record.quota_key))?;
+        }
+        within(Counted::Versions, summary.versions.len())?;
+        if let Some(record) = &new_owner {
+            self.store.put(&format!("owner/bot/{name}"), record.encode_to_vec()).await?;
+        }
+        if let Some(source) = source {
+            self.store.put(&format!("botsrc/{name}/{}", added.version), source.into_bytes()).await?;
+        }
+        if let Some(record) = new_owner {
+            write(&self.owners).insert(name, record);
+        }
+        summary.versions.push(added);
+        self.save(summary).await
     }
 
     /// The version asked for, or the newest, if it may still play.

@@ -830,6 +830,62 @@ async fn versions_uploaded_at_once_through_three_shards_are_listed_and_seated_on
     }
 }
 
+/// Runs every call at once; answers their results in order.
+async fn at_once<T: Send + 'static>(calls: impl Iterator<Item = impl Future<Output = T> + Send + 'static>) -> Vec<T> {
+    let tasks: Vec<_> = calls.map(tokio::spawn).collect();
+    let mut results = Vec::new();
+    for task in tasks {
+        results.push(task.await.unwrap());
+    }
+    results
+}
+
+#[tokio::test]
+async fn bot_and_version_quotas_hold_across_shards_when_uploaded_at_once() {
+    let postgres = Postgres::start();
+    let quota = ["--mode", "open", "--quota-bots", "3", "--quota-versions-per-bot", "3"];
+    let shards: Vec<Shard> =
+        ["a", "b", "c"].iter().map(|name| Shard::start_with(name, &postgres.url(), &quota)).collect();
+    let ada = create_account(&shards[0], "ada").await.unwrap();
+    let up = |shard: &Shard, name: &str, source: String| {
+        let request = keyed(upload(name, &source), &ada);
+        let url = shard.url.clone();
+        async move { BotServiceClient::connect(url).await.unwrap().upload_bot(request).await }
+    };
+    let refused = |result: &Result<tonic::Response<pb::UploadBotResponse>, tonic::Status>, what: &str| {
+        result.as_ref().is_err_and(|status| status.code() == Code::ResourceExhausted && status.message().contains(what))
+    };
+
+    // Six bots at once, two through each shard, with room for three: three are made.
+    let names = ["one", "two", "three", "four", "five", "six"];
+    let made = at_once(names.iter().enumerate().map(|(i, name)| up(&shards[i % 3], name, GREEDY.to_owned()))).await;
+    assert_eq!(made.iter().filter(|r| r.is_ok()).count(), 3, "three of six bots are made: {made:?}");
+    assert!(made.iter().all(|r| r.is_ok() || refused(r, "bots")), "{made:?}");
+    assert_eq!(postgres.sql("SELECT count(*) FROM bots"), "3");
+    // One more is refused on every shard.
+    for shard in &shards {
+        let more = up(shard, "more", GREEDY.to_owned()).await;
+        assert!(refused(&more, "bots"), "{}: {more:?}", shard.url);
+    }
+
+    // Six new versions at once of a bot that has one, with room for three: two are added.
+    let bot = names.into_iter().zip(&made).find(|(_, r)| r.is_ok()).unwrap().0;
+    let versions = (0..6).map(|i| up(&shards[i % 3], bot, variant(GREEDY, &format!("version {i}"))));
+    let added = at_once(versions).await;
+    assert_eq!(added.iter().filter(|r| r.is_ok()).count(), 2, "two of six versions are added: {added:?}");
+    assert!(added.iter().all(|r| r.is_ok() || refused(r, "versions")), "{added:?}");
+    let stored = postgres.sql(&format!("SELECT count(*) FROM bot_versions WHERE bot_id = '{bot}'"));
+    assert_eq!(stored, "3");
+    for shard in &shards {
+        let more = up(shard, bot, variant(GREEDY, "more")).await;
+        assert!(refused(&more, "versions"), "{}: {more:?}", shard.url);
+    }
+    // A version the bot has already is no new version: uploading it again is not refused.
+    for shard in &shards {
+        up(shard, bot, GREEDY.to_owned()).await.unwrap_or_else(|e| panic!("{}: {e}", shard.url));
+    }
+}
+
 /// A request through the proxy about `game` (its routing header), with `key`.
 fn about<T>(message: T, game: &str, key: &str) -> Request<T> {
     let mut request = keyed(message, key);

@@ -9,13 +9,17 @@
 //! the rows it wrote as they now stand, which the shard takes in as it takes the follower's
 //! ([`crate::library::BotLibrary::apply_shared`]), never a copy of its memory from before.
 //!
-//! This module knows the tables and the SQL; who may upload or retire, and the quotas, are the
-//! library's, [`crate::policy`]'s and [`crate::quota`]'s.
+//! The quotas on bots per owner and versions per bot are counted here, where the bots are kept:
+//! in the transaction that adds one, after a lock that makes the owner's new bots, and each
+//! bot's new versions, take turns, so that shards adding at once count each other's. This
+//! module knows the tables and the SQL; who may upload or retire, and the quotas' numbers, are
+//! the library's, [`crate::policy`]'s and [`crate::quota`]'s.
 
 use super::follow::{CHANGED_SINCE, Followed};
 use super::{Database, Failure};
 use crate::error::{Error, Result};
 use crate::library::BotLibrary;
+use crate::quota::Counted;
 use clack_proto::v1 as pb;
 
 /// A bot as the database keeps it, versions apart.
@@ -120,9 +124,15 @@ async fn rows(
     Ok(Changes { bots: bots.iter().map(bot_row).collect(), versions: versions.iter().map(version_row).collect() })
 }
 
+/// The first key of the advisory locks that make one owner's new bots take turns (the second is
+/// the hash of the owner's quota key): any fixed number, "bots" in ASCII.
+const NEW_BOTS_LOCK: i32 = 0x626f_7473;
+
 /// Adds a version (with its source, for a script) to a bot, making the bot first when `new` is
 /// given, in one transaction; answers the bot and all its versions as they stand after it (other
-/// shards' uploads included). A bot made meanwhile through another shard under the same name
+/// shards' uploads included), and whether the version is new. The owner's bots (for a new bot)
+/// and the bot's versions are counted in the transaction and checked with `within`, which
+/// refuses a count at its quota. A bot made meanwhile through another shard under the same name
 /// makes this ABORTED, so that the upload is tried again as a new version of that bot (and
 /// refused if the caller does not own it).
 pub(crate) async fn add_version(
@@ -131,11 +141,19 @@ pub(crate) async fn add_version(
     bot_id: &str,
     version: &pb::BotVersion,
     source: Option<&str>,
-) -> Result<Changes> {
+    within: impl Fn(Counted, usize) -> Result<()> + Sync,
+) -> Result<(Changes, bool)> {
     database
         .call("adding a bot version", async |client| {
             let transaction = client.transaction().await?;
             if let Some(bot) = new {
+                // Held to the end of the transaction: the owner's next new bot, on any shard,
+                // is counted after this one is in.
+                let lock = "SELECT pg_advisory_xact_lock($1, hashtext($2))";
+                transaction.execute(lock, &[&NEW_BOTS_LOCK, &bot.quota_key]).await?;
+                let owned = "SELECT count(*) FROM bots WHERE quota_key = $1";
+                let owned: i64 = transaction.query_one(owned, &[&bot.quota_key]).await?.get(0);
+                within(Counted::Bots, owned as usize)?;
                 let made = transaction
                     .execute(
                         "INSERT INTO bots (id, kind, remote, owner, quota_key, owner_shown, created_unix_millis) \
@@ -150,23 +168,38 @@ pub(crate) async fn add_version(
                     .into());
                 }
             }
-            transaction
-                .execute(
-                    "INSERT INTO bot_versions (bot_id, version, source, size, uploaded_unix_millis, rating) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (bot_id, version) DO NOTHING",
-                    &[
-                        &bot_id,
-                        &version.version,
-                        &source,
-                        &(version.size as i32),
-                        &version.uploaded_unix_millis,
-                        &version.rating,
-                    ],
+            // The bot's row, locked to the end of the transaction: its next new version, on any
+            // shard, is counted after this one is in.
+            if transaction.query_opt("SELECT 1 FROM bots WHERE id = $1 FOR UPDATE", &[&bot_id]).await?.is_none() {
+                return Err(Error::NotFound(format!("no bot {bot_id}")).into());
+            }
+            let counted = transaction
+                .query_one(
+                    "SELECT count(*), count(*) FILTER (WHERE version = $2) FROM bot_versions WHERE bot_id = $1",
+                    &[&bot_id, &version.version],
                 )
                 .await?;
+            let is_new = counted.get::<_, i64>(1) == 0;
+            if is_new {
+                within(Counted::Versions, counted.get::<_, i64>(0) as usize)?;
+                transaction
+                    .execute(
+                        "INSERT INTO bot_versions (bot_id, version, source, size, uploaded_unix_millis, rating) \
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                        &[
+                            &bot_id,
+                            &version.version,
+                            &source,
+                            &(version.size as i32),
+                            &version.uploaded_unix_millis,
+                            &version.rating,
+                        ],
+                    )
+                    .await?;
+            }
             let now = rows(&transaction, ["id = $1", "bot_id = $1"], bot_id).await?;
             transaction.commit().await?;
-            Ok(now)
+            Ok((now, is_new))
         })
         .await
 }

@@ -22,6 +22,7 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (2, "shards", include_str!("migrations/0002_shards.sql")),
     (3, "game index", include_str!("migrations/0003_game_index.sql")),
     (4, "bots", include_str!("migrations/0004_bots.sql")),
+    (5, "bots by owner", include_str!("migrations/0005_bots_by_owner.sql")),
 ];
 
 /// The newest version this build knows.
