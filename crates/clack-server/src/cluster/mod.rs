@@ -44,8 +44,9 @@ const STATEMENT_TIMEOUT: Duration = Duration::from_secs(1);
 /// own then, and TCP keepalives see nothing wrong, so only this bound ends the wait. Past it the
 /// call answers UNAVAILABLE naming the database, well before a request's own timeout.
 pub const CALL_BOUND: Duration = Duration::from_secs(2);
-/// Connections one shard keeps open at most. Shared state is read at start and followed by one
-/// listener; calls that write it (accounts, keys) are rare, so a few connections serve them.
+/// Connections one shard keeps open at most. Shared state is read at start and followed (each
+/// follower's listener has a connection of its own); calls that write it (accounts, keys, bots)
+/// are rare, so a few connections serve them.
 const POOL_SIZE: usize = 8;
 
 /// What a cluster's shard shares, and how it behaves when the database is away.
@@ -401,6 +402,14 @@ mod tests {
         assert!(!masked(url).contains("db:db@"), "{}", masked(url));
         // Half a key=value string is not shown past the point it stops making sense.
         assert_eq!(masked("host=db password='s3cret"), "host=db password=…");
+    }
+
+    #[test]
+    fn every_connection_sets_the_statement_timeout_after_the_urls_own_options() {
+        let database = Database::new("postgres://clack@db/clack?options=-c%20search_path%3Dx").expect("a URL");
+        assert_eq!(database.config().get_options(), Some("-c search_path=x -c statement_timeout=1000"));
+        let database = Database::new("postgres://clack@db/clack").expect("a URL");
+        assert_eq!(database.config().get_options(), Some("-c statement_timeout=1000"));
     }
 
     #[test]
