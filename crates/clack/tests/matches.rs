@@ -441,3 +441,65 @@ async fn the_ladder_rates_every_active_version_against_the_anchor() {
     assert_eq!(bots.get_rating_history(unknown).await.expect_err("unknown").code(), Code::NotFound);
     server.stop().await;
 }
+
+/// A page token is a place in the listing: any number past the end, however large, gives an
+/// empty last page with no token to follow (a client that follows tokens stops), and nothing
+/// is added to it that could wrap; a token that is not a number is refused, naming the field.
+/// Both listings paged by place: a match's games, and a ladder's board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_token_past_the_end_gives_an_empty_last_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let (entrants, token) = greedy_and_random(&mut bots).await;
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 60)), entrants, games: 2, seed: Some(1) };
+    let match_id = bots.start_match(owned(request, &token)).await.expect("match").into_inner().match_id;
+    let watched = watch_to_end(&mut bots, &match_id).await;
+    assert_eq!(watched.last().map(|p| p.done), Some(2), "{watched:?}");
+    let huge = [u64::MAX, u64::MAX - 1, u64::MAX - 3, u64::MAX / 2 + 1, 2, 3];
+
+    let page = |page_token: String, page_size: u32| pb::ListGamesRequest {
+        page_size,
+        page_token,
+        match_id: match_id.clone(),
+        ..pb::ListGamesRequest::default()
+    };
+    let first = games.list_games(page(String::new(), 1)).await.expect("first page").into_inner();
+    assert_eq!((first.games.len(), first.next_page_token.as_str()), (1, "1"));
+    let last = games.list_games(page(first.next_page_token, 1)).await.expect("last page").into_inner();
+    assert_eq!((last.games.len(), last.next_page_token.as_str()), (1, ""), "no token on the last page");
+    for place in huge {
+        for size in [0, 1, 5, 100] {
+            let past = games.list_games(page(place.to_string(), size)).await;
+            let past = past.unwrap_or_else(|e| panic!("token {place}, size {size}: {e:?}")).into_inner();
+            assert!(past.games.is_empty(), "token {place}, size {size}: {past:?}");
+            assert_eq!(past.next_page_token, "", "token {place}, size {size}: nothing to follow");
+        }
+    }
+    for bad in ["x", "-1", "18446744073709551616", "1.5"] {
+        let refused = games.list_games(page(bad.into(), 1)).await.expect_err("not a place");
+        assert_eq!(refused.code(), Code::InvalidArgument, "{bad}: {refused:?}");
+        assert!(refused.message().contains("page_token"), "{}", refused.message());
+    }
+
+    // The board of a ladder that is not running is empty: every number is past its end.
+    let board = |page_token: String, page_size: u32| pb::GetLeaderboardRequest {
+        configuration: "straight-2".into(),
+        page_size,
+        page_token,
+    };
+    for place in huge.into_iter().chain([0]) {
+        for size in [0, 1, 100] {
+            let past = bots.get_leaderboard(board(place.to_string(), size)).await;
+            let past = past.unwrap_or_else(|e| panic!("token {place}, size {size}: {e:?}")).into_inner();
+            assert!(past.entries.is_empty(), "token {place}: {past:?}");
+            assert_eq!(past.next_page_token, "", "token {place}, size {size}: nothing to follow");
+        }
+    }
+    for bad in ["x", "-1", "18446744073709551616"] {
+        let refused = bots.get_leaderboard(board(bad.into(), 1)).await.expect_err("not a place");
+        assert_eq!(refused.code(), Code::InvalidArgument, "{bad}: {refused:?}");
+        assert!(refused.message().contains("page_token"), "{}", refused.message());
+    }
+    server.stop().await;
+}
