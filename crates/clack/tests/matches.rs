@@ -503,3 +503,66 @@ async fn a_page_token_past_the_end_gives_an_empty_last_page() {
     }
     server.stop().await;
 }
+
+/// A Straight Dominoes game's chance, round by round: the draw for the lead, then each round's
+/// deal with the tiles drawn from its boneyard in order (whoever drew them).
+#[derive(Debug, PartialEq)]
+struct Chance {
+    lead: Option<pb::LeadDrawn>,
+    rounds: Vec<(pb::Dealt, Vec<pb::Tile>)>,
+}
+
+fn chance_of(events: &[pb::Event]) -> Chance {
+    let mut chance = Chance { lead: None, rounds: Vec::new() };
+    for event in events {
+        match &event.payload {
+            Some(Payload::LeadDrawn(lead)) => chance.lead = Some(lead.clone()),
+            Some(Payload::Dealt(dealt)) => chance.rounds.push((dealt.clone(), Vec::new())),
+            Some(Payload::TileDrawn(drawn)) => {
+                let round = chance.rounds.last_mut().expect("a draw after a deal");
+                round.1.push(drawn.tile.expect("a finished game's log shows every tile"));
+            }
+            _ => {}
+        }
+    }
+    chance
+}
+
+/// Duplicate deals repeat the whole game's chance: in every game of one rotation of the seats,
+/// the lead is drawn alike, every round is dealt alike (each seat the same hand) and its
+/// boneyard gives the same tiles in the same order, as far as both games reach that round and
+/// draw from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_deals_every_round_and_every_draw_alike_across_a_rotation() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games, mut replay) = (server.bots().await, server.games().await, server.replay().await);
+    let (entrants, token) = greedy_and_random(&mut bots).await;
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 250)), entrants, games: 8, seed: Some(29) };
+    let match_id = bots.start_match(owned(request, &token)).await.expect("match").into_inner().match_id;
+    let watched = watch_to_end(&mut bots, &match_id).await;
+    assert_eq!(watched.last().map(|p| (p.status, p.done)), Some((pb::MatchStatus::Finished as i32, 8)));
+    let list = pb::ListGamesRequest { match_id, ..pb::ListGamesRequest::default() };
+    let listed = games.list_games(list).await.expect("list").into_inner().games;
+    let mut chances = Vec::new();
+    for game in &listed {
+        let log = replay.get_log(pb::GetLogRequest { game_id: game.game_id.clone() }).await.expect("log");
+        chances.push(chance_of(&log.into_inner().events));
+    }
+    let (mut rounds, mut draws) = (0, 0);
+    for (deal, pair) in chances.chunks(2).enumerate() {
+        let [a, b] = pair else { panic!("two games a rotation: {}", pair.len()) };
+        assert_eq!(a.lead, b.lead, "deal {deal}: the lead");
+        assert!(a.lead.is_some());
+        for (round, ((dealt_a, drawn_a), (dealt_b, drawn_b))) in a.rounds.iter().zip(&b.rounds).enumerate() {
+            assert_eq!(dealt_a, dealt_b, "deal {deal}, round {}: the deal", round + 1);
+            let both = drawn_a.len().min(drawn_b.len());
+            assert_eq!(drawn_a[..both], drawn_b[..both], "deal {deal}, round {}: the boneyard's order", round + 1);
+            rounds += 1;
+            draws += both;
+        }
+    }
+    assert!(rounds >= 12, "several rounds of each deal were compared: {rounds}");
+    assert!(draws >= 8, "tiles drawn in both games were compared: {draws}");
+    server.stop().await;
+}
