@@ -12,7 +12,7 @@ use std::path::Path;
 use clack_proto::v1 as pb;
 use clack_proto::v1::event::Payload;
 use clack_store::Durability;
-use support::{Server, owned, straight_options};
+use support::{Server, board_after, owned, straight_options};
 use tonic::Code;
 
 fn source(path: &str) -> String {
@@ -334,24 +334,6 @@ async fn a_match_resumes_where_it_stopped_after_the_server_is_killed() {
     child.kill().expect("stop");
 }
 
-/// Polls a ladder until it has played `deals` deals.
-async fn board_after(
-    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<tonic::transport::Channel>,
-    deals: u64,
-) -> pb::GetLeaderboardResponse {
-    let started = std::time::Instant::now();
-    loop {
-        let request =
-            pb::GetLeaderboardRequest { configuration: "straight-2".into(), page_size: 100, page_token: String::new() };
-        let board = bots.get_leaderboard(request).await.expect("leaderboard").into_inner();
-        if board.deals >= deals {
-            return board;
-        }
-        assert!(started.elapsed() < std::time::Duration::from_secs(240), "the ladder played {} deals", board.deals);
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-}
-
 /// With the ladder on, every active version of the game is entered and rated against the
 /// engine's anchor, which keeps its fixed 1500; the board pages best first, each version has a
 /// rating history, a retired version stops playing and stays on the board, and a bot of the
@@ -404,6 +386,16 @@ async fn the_ladder_rates_every_active_version_against_the_anchor() {
     };
     let rest = bots.get_leaderboard(next).await.expect("page").into_inner();
     assert_eq!((rest.entries.len(), rest.entries[0].rank), (1, 3));
+    assert!(rest.next_page_token.is_empty(), "no token on the last page");
+    for place in [3, 4, u64::MAX - 1, u64::MAX] {
+        let past = pb::GetLeaderboardRequest {
+            configuration: "straight-2".into(),
+            page_size: 2,
+            page_token: place.to_string(),
+        };
+        let past = bots.get_leaderboard(past).await.expect("a page past the end").into_inner();
+        assert!(past.entries.is_empty() && past.next_page_token.is_empty(), "token {place}: {past:?}");
+    }
     let greedy = board.entries.iter().find(|e| e.bot_id == "greedy").expect("greedy");
     let request = pb::GetRatingHistoryRequest {
         configuration: "straight-2".into(),
