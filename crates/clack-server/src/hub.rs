@@ -292,6 +292,18 @@ impl Hub {
         Ok(())
     }
 
+    /// Checks that the program of every remote bot seated in `log`'s game is connected.
+    fn check_connected(&self, log: &GameLog) -> Result<()> {
+        let Some(host) = &self.bots else { return Ok(()) };
+        for (i, occupant) in log.seats().iter().enumerate() {
+            let clack_log::Occupant::Bot { bot_id, version } = occupant else { continue };
+            if let Some(remotes) = host.remote(bot_id) {
+                remotes.check_connected(bot_id, version).map_err(|e| e.about(&format!("seats[{i}]")))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Whether `who` may start another live game here: under the shard's limit, and under its
     /// quota of unfinished games, counted on every shard of a cluster (its games on the others
     /// from the shared index, one query per new game, never per move).
@@ -444,8 +456,9 @@ impl Hub {
 
     /// Plays a new game whose seats are all bots (a match's or the ladder's game with a remote
     /// bot in it) as a live game owned by `owner`, and waits for its end: the game and its
-    /// events. Its seats are checked as a created game's are (a remote bot's program may have
-    /// gone since the match started).
+    /// events. Its seats were checked when the match or the deal started, and a version retired
+    /// since plays the games it owes; only a remote bot's program is checked again, since it may
+    /// have gone, and a game it cannot play is not started.
     pub(crate) async fn play_live(
         self: &Arc<Hub>,
         log: GameLog,
@@ -453,7 +466,7 @@ impl Hub {
         owner: &OwnerRecord,
         purpose: &str,
     ) -> Result<(GameLog, Vec<pb::Event>)> {
-        self.check_bot_seats(log.game().kind(), &log.created().seats).await?;
+        self.check_connected(&log)?;
         self.wait_for_room().await?;
         let id = log.id().to_owned();
         self.store_and_start(log, events, owner, purpose).await?;

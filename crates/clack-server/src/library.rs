@@ -428,8 +428,7 @@ impl BotLibrary {
     /// The version asked for, or the newest, if it may still play.
     pub(crate) fn resolve_playable(&self, bot_id: &str, version: Option<&str>) -> Result<(pb::BotSummary, String)> {
         let (summary, version) = self.resolve(bot_id, version)?;
-        let retired = summary.retired || summary.versions.iter().any(|v| v.version == version && v.retired);
-        if retired {
+        if retired(&summary, &version) {
             return Err(Error::FailedPrecondition(format!("bot {bot_id} at version {version} is retired")));
         }
         Ok((summary, version))
@@ -610,6 +609,12 @@ impl BotLibrary {
             .collect();
         active.sort();
         active
+    }
+
+    /// Whether `bot_id` at `version` is retired (the version, or the whole bot); a remote bot's
+    /// version whose program is not connected is not.
+    pub(crate) fn is_retired(&self, bot_id: &str, version: &str) -> bool {
+        read(&self.bots).get(bot_id).is_some_and(|summary| retired(summary, version))
     }
 
     /// A bot's summary for anyone; its source and output only for its owner.
@@ -857,6 +862,11 @@ fn lower_this_thread() -> std::result::Result<(), thread_priority::Error> {
     thread_priority::set_current_thread_priority(ThreadPriority::Min)
 }
 
+/// Whether `version` of the bot of `summary` is retired, or the whole bot is.
+fn retired(summary: &pb::BotSummary, version: &str) -> bool {
+    summary.retired || summary.versions.iter().any(|v| v.version == version && v.retired)
+}
+
 /// The public history a bot is shown, from a game's log.
 pub(crate) fn history_of(log: &GameLog) -> Vec<Played> {
     log.history().iter().map(|&(seat, action, points)| Played { seat, action, points }).collect()
@@ -906,10 +916,8 @@ impl BotHost for BotLibrary {
             return crate::engines::check(bot_id, version).map(|_| None);
         }
         let (summary, _) = self.resolve_playable(bot_id, Some(version))?;
-        if summary.remote && !self.remotes.is_connected(bot_id, version) {
-            return Err(Error::FailedPrecondition(format!(
-                "remote bot {bot_id} at version {version} is not connected: its program must hold ConnectBot open"
-            )));
+        if summary.remote {
+            self.remotes.check_connected(bot_id, version)?;
         }
         kind_of(summary.kind).map(Some)
     }

@@ -15,7 +15,7 @@ use clack_proto::v1::play_move::Choice;
 use clack_proto::v1::play_response::Message;
 use clack_server::{BotLibrary, Hub, Limits, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
-use support::{Server, authed, owned, straight_options};
+use support::{Server, authed, board, board_after, owned, straight_options};
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
@@ -26,16 +26,16 @@ use tonic::{Code, Streaming};
 const MOVE_LIMIT: Duration = Duration::from_millis(300);
 
 async fn server(dir: &std::path::Path) -> Server {
-    server_with(dir, Limits::default()).await
+    server_with(dir, Limits::default(), ServeConfig::default()).await
 }
 
-async fn server_with(dir: &std::path::Path, limits: Limits) -> Server {
+async fn server_with(dir: &std::path::Path, limits: Limits, config: ServeConfig) -> Server {
     let store = Durable::new(Arc::new(SledStore::open(dir).expect("store")), Durability::Batched).expect("writer");
     let bots = BotLibrary::open(store.clone(), clack_bots::Limits::default()).await.expect("bots");
     bots.remotes().set_move_limit(MOVE_LIMIT);
     let host: Arc<dyn clack_server::bots::BotHost> = bots.clone();
     let hub = Hub::open(store, Some(host), limits).await.expect("hub");
-    Server::start_with(hub, Some(bots), ServeConfig::default()).await
+    Server::start_with(hub, Some(bots), config).await
 }
 
 fn seat(bot_id: &str, version: &str) -> pb::SeatSpec {
@@ -44,7 +44,8 @@ fn seat(bot_id: &str, version: &str) -> pb::SeatSpec {
 }
 
 async fn next_offer(connection: &mut Streaming<pb::ConnectBotResponse>) -> pb::SeatOffer {
-    let next = tokio::time::timeout(Duration::from_secs(10), connection.next()).await.expect("an offer in time");
+    // Generous: a ladder's offer may wait for a deal of others to end on a loaded machine.
+    let next = tokio::time::timeout(Duration::from_secs(60), connection.next()).await.expect("an offer in time");
     match next.expect("the stream is open").expect("healthy").message {
         Some(Connection::Offer(offer)) => offer,
         other => panic!("expected an offer, got {other:?}"),
@@ -62,6 +63,17 @@ struct Played {
 /// except that turn `silent` (counted from 0) is never answered and turn `garbage` is first
 /// answered with a notation that is no action.
 async fn play_seat(url: String, offer: pb::SeatOffer, silent: Option<usize>, garbage: Option<usize>) -> Played {
+    play_seat_until(url, offer, (silent, garbage), None).await
+}
+
+/// [`play_seat`], except that at turn `gone` (if given) the program stops playing: the `Play`
+/// stream is dropped with that turn unanswered.
+async fn play_seat_until(
+    url: String,
+    offer: pb::SeatOffer,
+    (silent, garbage): (Option<usize>, Option<usize>),
+    gone: Option<usize>,
+) -> Played {
     let mut client = clack_proto::v1::game_service_client::GameServiceClient::connect(url).await.expect("connect");
     let (moves, outbound) = mpsc::channel(16);
     let hello = pb::PlayHello { game_id: offer.game_id.clone(), seat: None, after_sequence: 0 };
@@ -76,6 +88,9 @@ async fn play_seat(url: String, offer: pb::SeatOffer, silent: Option<usize>, gar
         match reply.expect("healthy").message.expect("a message") {
             Message::Turn(turn) => {
                 let index = played.turns;
+                if gone == Some(index) {
+                    break;
+                }
                 played.turns += 1;
                 if silent == Some(index) {
                     continue;
@@ -90,6 +105,16 @@ async fn play_seat(url: String, offer: pb::SeatOffer, silent: Option<usize>, gar
         }
     }
     played
+}
+
+/// Where a match stands at its end.
+async fn watch_to_end(bots: &mut BotServiceClient<Channel>, match_id: String) -> pb::WatchMatchResponse {
+    let mut watch = bots.watch_match(pb::WatchMatchRequest { match_id }).await.expect("watch").into_inner();
+    let mut last = None;
+    while let Some(progress) = watch.next().await {
+        last = Some(progress.expect("healthy"));
+    }
+    last.expect("progress")
 }
 
 async fn faults(url: &str, game_id: &str) -> Vec<pb::BotFaulted> {
@@ -179,12 +204,7 @@ async fn a_remote_bot_is_offered_its_seats_and_plays_them_over_play() {
         assert_eq!(offer.match_id, match_id);
         play_seat(url.clone(), offer, None, None).await;
     }
-    let mut watch = bots.watch_match(pb::WatchMatchRequest { match_id }).await.expect("watch").into_inner();
-    let mut last = None;
-    while let Some(progress) = watch.next().await {
-        last = Some(progress.expect("healthy"));
-    }
-    let last = last.expect("progress");
+    let last = watch_to_end(&mut bots, match_id).await;
     assert_eq!(last.status, pb::MatchStatus::Finished as i32, "{last:?}");
     assert_eq!(last.done, 2);
     assert_eq!(last.standings[0].faults, 0, "{last:?}");
@@ -243,7 +263,7 @@ async fn a_remote_bot_that_goes_away_mid_game_faults_each_turn_and_the_game_ends
 async fn a_match_game_with_a_remote_bot_waits_for_room_under_the_live_games_limit() {
     let dir = tempfile::tempdir().expect("dir");
     let limits = Limits { live_games: 1, join_timeout: Duration::from_millis(1500), ..Limits::default() };
-    let server = server_with(dir.path(), limits).await;
+    let server = server_with(dir.path(), limits, ServeConfig::default()).await;
     let url = format!("http://{}", server.addr);
     let mut bots = server.bots().await;
     let mut games = server.games().await;
@@ -273,11 +293,238 @@ async fn a_match_game_with_a_remote_bot_waits_for_room_under_the_live_games_limi
     );
     assert_eq!(offer.match_id, match_id);
     play_seat(url, offer, None, None).await;
-    let mut watch = bots.watch_match(pb::WatchMatchRequest { match_id }).await.expect("watch").into_inner();
-    let mut last = None;
-    while let Some(progress) = watch.next().await {
-        last = Some(progress.expect("healthy"));
+    assert_eq!(watch_to_end(&mut bots, match_id).await.status, pb::MatchStatus::Finished as i32);
+    server.stop().await;
+}
+
+/// A server whose ladder plays `straight-2` as fast as it may, anchored to `engine:fast`, with
+/// the greedy script uploaded (so that deals go on while the remote bot is away) and the remote
+/// bot registered.
+struct OnLadder {
+    _dir: tempfile::TempDir,
+    server: Server,
+    url: String,
+    bots: BotServiceClient<Channel>,
+    bot_id: String,
+    token: String,
+}
+
+impl OnLadder {
+    async fn start() -> OnLadder {
+        use clack_server::ladder::{Configuration, LadderSettings};
+        let dir = tempfile::tempdir().expect("dir");
+        let ladder =
+            LadderSettings { share: 1.0, anchor: "engine:fast".into(), configurations: vec![Configuration::Straight2] };
+        let config = ServeConfig { ladder: Some(ladder), ..ServeConfig::default() };
+        let server = server_with(dir.path(), Limits::default(), config).await;
+        let mut bots = server.bots().await;
+        let source = include_str!("../../../bots/straight-greedy.rhai").to_owned();
+        let upload = pb::UploadBotRequest { name: "greedy".into(), kind: pb::GameKind::Straight as i32, source };
+        bots.upload_bot(upload).await.expect("upload");
+        let (bot_id, token) = register(&mut bots).await;
+        OnLadder { url: format!("http://{}", server.addr), _dir: dir, server, bots, bot_id, token }
     }
-    assert_eq!(last.expect("progress").status, pb::MatchStatus::Finished as i32);
+
+    /// Opens the connection of the remote bot's version v1 and reads its hello.
+    async fn connect(&mut self) -> Streaming<pb::ConnectBotResponse> {
+        let connect = pb::ConnectBotRequest { bot_id: self.bot_id.clone(), version: Some("v1".into()) };
+        let mut connection = self.bots.connect_bot(owned(connect, &self.token)).await.expect("connects").into_inner();
+        let hello = connection.next().await.expect("hello").expect("healthy");
+        assert!(matches!(hello.message, Some(Connection::Connected(_))), "{hello:?}");
+        connection
+    }
+
+    /// The remote bot's finished games.
+    async fn listed(&self) -> Vec<pb::GameSummary> {
+        let mut games =
+            clack_proto::v1::game_service_client::GameServiceClient::connect(self.url.clone()).await.expect("connect");
+        let request = pb::ListGamesRequest {
+            page_size: 100,
+            status: pb::GameStatus::Finished as i32,
+            bot_id: self.bot_id.clone(),
+            ..pb::ListGamesRequest::default()
+        };
+        games.list_games(request).await.expect("list").into_inner().games
+    }
+
+    /// The remote bot's games counted on `board`.
+    fn counted(&self, board: &pb::GetLeaderboardResponse) -> u64 {
+        board.entries.iter().find(|e| e.bot_id == self.bot_id).map_or(0, |e| e.games)
+    }
+
+    /// The remote bot's rating and interval on `board`, where the ladder no longer schedules it
+    /// (its program gone, or its version retired), checked: it counts the games it played as
+    /// they are listed, it is marked retired exactly when `GetBot` says it is, and it is shown at
+    /// its rating and interval after the last deal it played.
+    async fn shown(&mut self, board: &pb::GetLeaderboardResponse) -> (f64, f64) {
+        let listed = self.listed().await.len() as u64;
+        let entry = board.entries.iter().find(|e| e.bot_id == self.bot_id).expect("on the board");
+        assert_eq!(entry.games, listed, "the board counts the games listed: {board:?}");
+        let asked = pb::GetBotRequest { bot_id: self.bot_id.clone(), version: None };
+        let summary = self.bots.get_bot(asked).await.expect("get").into_inner().bot.expect("summary");
+        assert_eq!(entry.retired, summary.versions[0].retired, "retired means retired: {entry:?}, {summary:?}");
+        let history = pb::GetRatingHistoryRequest {
+            configuration: "straight-2".into(),
+            bot_id: self.bot_id.clone(),
+            version: "v1".into(),
+        };
+        let points = self.bots.get_rating_history(history).await.expect("history").into_inner().points;
+        let last = points.last().expect("a deal played");
+        assert_eq!((entry.rating, entry.ci95), (last.rating, last.ci95), "shown at its rating after its last deal");
+        (entry.rating, entry.ci95)
+    }
+}
+
+/// A program that plays every seat offered on `connection` until told to stop; then it goes
+/// away (its connection dropped), between games or once the game it is playing has ended.
+fn play_offers(url: String, mut connection: Streaming<pb::ConnectBotResponse>) -> tokio::sync::oneshot::Sender<()> {
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                _ = &mut stopped => break,
+                next = connection.next() => match next.and_then(|n| n.ok()).and_then(|n| n.message) {
+                    Some(Connection::Offer(offer)) => {
+                        play_seat(url.clone(), offer, None, None).await;
+                    }
+                    Some(Connection::Connected(_)) => {}
+                    None => break,
+                },
+            }
+        }
+    });
+    stop
+}
+
+/// Whether greedy had a seat in one of `games`.
+fn met_greedy(games: &[pb::GameSummary]) -> bool {
+    games.iter().any(|g| g.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.bot_id == "greedy")))
+}
+
+/// A remote bot's program that goes away in the middle of a ladder deal cuts the deal short:
+/// the game it was playing ends (its turns fault) and the deal's next game cannot start. The
+/// deal counts what was played: the board counts exactly the games `ListGames` lists for it.
+/// Merely disconnected, it is not shown retired, and it keeps the rating it had after its deal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ladder_deal_cut_short_by_a_remote_bot_going_away_counts_the_game_it_played() {
+    let mut case = OnLadder::start().await;
+    let mut connection = case.connect().await;
+    let offer = next_offer(&mut connection).await;
+    assert_eq!(offer.match_id, "ladder:straight-2");
+    let before = board(&mut case.bots).await.deals;
+    // Two turns, then the program is gone in the middle of the deal's first game.
+    let played = play_seat_until(case.url.clone(), offer, (None, None), Some(2)).await;
+    assert_eq!(played.turns, 2);
+    drop(connection);
+
+    // The ladder has gone on past that deal.
+    let later = board_after(&mut case.bots, before + 2).await;
+    let listed = case.listed().await;
+    assert_eq!(listed.len(), 1, "the first game ended, the second never started: {listed:?}");
+    assert_eq!(case.counted(&later), 1, "the game it played counts on the board: {later:?}");
+    case.shown(&later).await;
+    case.server.stop().await;
+}
+
+/// A remote bot's version whose program has gone stays on the board as it was: not retired
+/// (`GetBot` agrees), with its rating and interval after the last deal it played, however the
+/// ratings of those it played move afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disconnected_remote_version_keeps_its_place_unretired_at_its_last_rating() {
+    let mut case = OnLadder::start().await;
+    let stop = play_offers(case.url.clone(), case.connect().await);
+    // Until it has played greedy (whose rating goes on moving after it is gone, and with it
+    // the fit of everyone greedy played) and its deals are on the board.
+    let started = std::time::Instant::now();
+    loop {
+        let listed = case.listed().await;
+        let board = board(&mut case.bots).await;
+        if met_greedy(&listed) && case.counted(&board) == listed.len() as u64 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(240), "{listed:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    stop.send(()).expect("the program is still playing");
+
+    let gone = board(&mut case.bots).await.deals;
+    let later = board_after(&mut case.bots, gone + 3).await;
+    let last = case.shown(&later).await;
+    let greedy = |b: &pb::GetLeaderboardResponse| b.entries.iter().find(|e| e.bot_id == "greedy").map(|e| e.rating);
+    let more = board_after(&mut case.bots, later.deals + 2).await;
+    assert_ne!(greedy(&later), greedy(&more), "greedy played on");
+    assert_eq!(case.shown(&more).await, last, "and stays there");
+    case.server.stop().await;
+}
+
+/// A remote bot's version retired during a ladder deal plays the deal out, as a version
+/// retired during a match plays the match out: the deal's next game is offered, and both games
+/// count on the board. Then it plays no more, is shown retired, and keeps the rating it had
+/// after that deal, however the ratings of those it played move afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_version_retired_during_a_ladder_deal_plays_the_deal_out() {
+    let mut case = OnLadder::start().await;
+    let mut connection = case.connect().await;
+    // Retired in the first game of a deal that starts once it has played greedy, whose rating
+    // goes on moving (and with it the fit of everyone greedy played).
+    let (before, played) = loop {
+        let offer = next_offer(&mut connection).await;
+        let listed = case.listed().await;
+        let board = board(&mut case.bots).await;
+        // A deal is on the board before the next one is scheduled: at a deal's first offer,
+        // the board counts every game of this version's that is listed.
+        let first_of_deal = case.counted(&board) == listed.len() as u64;
+        if first_of_deal && met_greedy(&listed) {
+            let retire = pb::RetireBotRequest { bot_id: case.bot_id.clone(), version: Some("v1".into()) };
+            case.bots.retire_bot(owned(retire, &case.token)).await.expect("retired");
+            play_seat(case.url.clone(), offer, None, None).await;
+            break (board.deals, listed.len() as u64);
+        }
+        play_seat(case.url.clone(), offer, None, None).await;
+    };
+    let stop = play_offers(case.url.clone(), connection);
+
+    let later = board_after(&mut case.bots, before + 2).await;
+    let listed = case.listed().await;
+    assert_eq!(listed.len() as u64, played + 2, "the deal was played out from both seats: {listed:?}");
+    assert_eq!(case.counted(&later), played + 2, "both count on the board: {later:?}");
+    let last = case.shown(&later).await;
+
+    let greedy = |b: &pb::GetLeaderboardResponse| b.entries.iter().find(|e| e.bot_id == "greedy").map(|e| e.rating);
+    let more = board_after(&mut case.bots, later.deals + 2).await;
+    assert_ne!(greedy(&later), greedy(&more), "greedy played on");
+    assert_eq!(case.listed().await.len() as u64, played + 2, "a retired version plays no more");
+    assert!(more.entries.iter().any(|e| e.bot_id == case.bot_id && e.retired), "shown retired: {more:?}");
+    assert_eq!(case.shown(&more).await, last, "and stays at its rating");
+    let _ = stop.send(());
+    case.server.stop().await;
+}
+
+/// A remote bot's version retired during a match plays the match out: its next game is still
+/// offered and the match finishes.
+#[tokio::test]
+async fn a_remote_version_retired_during_a_match_plays_it_out() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = server(dir.path()).await;
+    let url = format!("http://{}", server.addr);
+    let mut bots = server.bots().await;
+    let (bot_id, token) = register(&mut bots).await;
+    let connect = pb::ConnectBotRequest { bot_id: bot_id.clone(), version: None };
+    let mut connection = bots.connect_bot(owned(connect, &token)).await.expect("connects").into_inner();
+    connection.next().await.expect("hello").expect("healthy");
+    let entrants = vec![
+        pb::MatchEntrant { bot_id: bot_id.clone(), version: Some("v1".into()) },
+        pb::MatchEntrant { bot_id: "engine:fast".into(), version: None },
+    ];
+    let start = pb::StartMatchRequest { options: Some(straight_options(2, 60)), entrants, games: 2, seed: Some(5) };
+    let match_id = bots.start_match(start).await.expect("started").into_inner().match_id;
+    let first = next_offer(&mut connection).await;
+    let retire = pb::RetireBotRequest { bot_id: bot_id.clone(), version: Some("v1".into()) };
+    bots.retire_bot(owned(retire, &token)).await.expect("retired");
+    play_seat(url.clone(), first, None, None).await;
+    let _stop = play_offers(url, connection);
+    let last = watch_to_end(&mut bots, match_id).await;
+    assert_eq!((last.status, last.done), (pb::MatchStatus::Finished as i32, 2), "{last:?}");
     server.stop().await;
 }

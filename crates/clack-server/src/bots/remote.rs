@@ -100,6 +100,16 @@ impl Remotes {
         self.lock().get(&(bot_id.to_owned(), version.to_owned())).is_some_and(|(_, sender)| !sender.is_closed())
     }
 
+    /// FAILED_PRECONDITION, naming it, unless `bot_id` at `version` has an open connection.
+    pub fn check_connected(&self, bot_id: &str, version: &str) -> Result<()> {
+        if self.is_connected(bot_id, version) {
+            return Ok(());
+        }
+        Err(Error::FailedPrecondition(format!(
+            "remote bot {bot_id} at version {version} is not connected: its program must hold ConnectBot open"
+        )))
+    }
+
     /// The connected versions of `bot_id`.
     pub fn connected_versions(&self, bot_id: &str) -> Vec<String> {
         let connections = self.lock();

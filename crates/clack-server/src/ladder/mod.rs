@@ -15,10 +15,13 @@
 //! so a rating means the same over time.
 //!
 //! Every version of the configuration's game that may take seats is entered when the ladder
-//! next looks; a retired version is no longer scheduled and stays on the board with its last
-//! rating. The store keeps, per configuration, the players (`ladder/{name}/players`, index to
-//! version) and every deal with the ratings after it (`ladder/{name}/deal/{n}`); the boards are
-//! rebuilt from them at start, whether the ladder runs or not.
+//! next looks. A deal's seats are checked as it starts, so a version retired during it plays it
+//! out; a deal cut short counts the games it played. A version no longer scheduled (retired, or
+//! a remote version whose program is not connected) stays on the board at its rating after the
+//! last deal it played. The store keeps, per configuration, the players
+//! (`ladder/{name}/players`, index to version) and every deal with the ratings after it
+//! (`ladder/{name}/deal/{n}`); the boards are rebuilt from them at start, whether the ladder
+//! runs or not.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -38,6 +41,7 @@ use crate::error::{Error, Result};
 use crate::hub::Hub;
 use crate::library::{Background, BotLibrary};
 use crate::matches::table::Table;
+use crate::paging::Page;
 
 /// How the operator runs the ladder.
 #[derive(Clone, Debug, PartialEq)]
@@ -176,6 +180,20 @@ impl Board {
         self.results.add_player()
     }
 
+    /// Each player's rating as the board shows it. A player the ladder schedules is shown at
+    /// the fit of every result so far. One it does not (retired, or a remote version whose
+    /// program is not connected) is shown at its rating and interval after the last deal it
+    /// played: its results no longer change, but the fit would go on moving its rating as the
+    /// ratings of those it played are refined, and the board keeps its last rating instead.
+    fn shown(&self, scheduled: impl Fn(&pb::MatchEntrant) -> bool) -> Vec<Rating> {
+        (0..self.players.len())
+            .map(|p| match self.history[p].last() {
+                Some(last) if !scheduled(&self.players[p]) => Rating { rating: last.rating, ci95: last.ci95 },
+                _ => self.ratings[p],
+            })
+            .collect()
+    }
+
     fn anchors(&self, anchor: &str) -> Vec<Option<f64>> {
         self.players.iter().map(|p| (p.bot_id == anchor).then_some(ANCHOR_RATING)).collect()
     }
@@ -295,23 +313,42 @@ impl Ladder {
         }
     }
 
-    /// Plays the next deal of a configuration, if it has enough players; says whether it did.
+    /// Plays the next deal of a configuration, if it has enough players; says whether it played
+    /// it whole. The seats are checked once, as it starts, as a match's are: a version retired
+    /// during the deal plays it out. A deal cut short (a remote bot's program gone, no room for
+    /// a live game, the server closing) counts the games it played, so that every ladder game
+    /// stored counts on the board, and a program cannot take back a lost game by going away.
     async fn play_deal(&self, configuration: Configuration, closing: &watch::Receiver<bool>) -> Result<bool> {
         let Some(table) = self.next_table(configuration).await? else { return Ok(false) };
-        let options = configuration.options();
         let entrants: Vec<pb::MatchEntrant> = {
             let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
             let board = &boards[&configuration];
             table.iter().map(|&p| board.players[p].clone()).collect()
         };
-        let seated = Table::check(&self.library, options, &entrants, None).await?;
+        let seated = Table::check(&self.library, configuration.options(), &entrants, None).await?;
+        let mut deal = DealRecord { games: Vec::new(), unix_millis: crate::now(), after: Vec::new() };
+        let played = self.play_games(configuration, (&seated, &table), &mut deal, closing).await;
+        if !deal.games.is_empty() {
+            self.record(configuration, deal).await?;
+        }
+        played
+    }
+
+    /// Plays a deal's games, once from every seat, into `deal`, until one cannot be played or
+    /// the server closes; says whether every game was played.
+    async fn play_games(
+        &self,
+        configuration: Configuration,
+        (seated, table): (&Table, &[usize]),
+        deal: &mut DealRecord,
+        closing: &watch::Receiver<bool>,
+    ) -> Result<bool> {
         let deals = self.boards.lock().unwrap_or_else(PoisonError::into_inner)[&configuration].deals;
         let seed = 0x1add_e000_0000_0000u64 ^ (deals << 2) ^ configuration as u64;
-        let mut rotation = Match::new(options, seated.entrants.clone(), seed);
+        let mut rotation = Match::new(configuration.options(), seated.entrants.clone(), seed);
         let owner = OwnerRecord::new(&Owner::Nobody, &Principal::Anonymous { addr: None });
-        let mut deal = DealRecord { games: Vec::new(), unix_millis: crate::now(), after: Vec::new() };
         let purpose = format!("ladder:{}", configuration.name());
-        for _ in 0..entrants.len() {
+        for _ in 0..table.len() {
             if *closing.borrow() {
                 return Ok(false);
             }
@@ -326,7 +363,6 @@ impl Ladder {
                 winners: result.winners.iter().map(|s| u32::from(s.0)).collect(),
             });
         }
-        self.record(configuration, deal).await?;
         Ok(true)
     }
 
@@ -402,47 +438,41 @@ impl Ladder {
     /// A page of a configuration's board, best first.
     pub fn leaderboard(&self, request: &pb::GetLeaderboardRequest) -> Result<pb::GetLeaderboardResponse> {
         let configuration = configuration(&request.configuration)?;
-        if request.page_size > 100 {
-            return Err(FieldError::new("page_size", "at most 100").into());
-        }
-        let from: usize = match request.page_token.as_str() {
-            "" => 0,
-            token => token.parse().map_err(|_| FieldError::new("page_token", "not a token of this listing"))?,
-        };
-        let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
+        let page = Page::asked(&request.page_token, request.page_size)?;
         let active = self.library.active_versions(configuration.kind());
         let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
         let board = &boards[&configuration];
+        let shown = board.shown(|player| {
+            let version = player.version.as_deref().unwrap_or_default();
+            player.bot_id == self.settings.anchor || active.iter().any(|(b, v)| *b == player.bot_id && v == version)
+        });
         let mut order: Vec<usize> = (0..board.players.len()).filter(|&p| board.results.games(p) > 0).collect();
-        order.sort_by(|&a, &b| board.ratings[b].rating.total_cmp(&board.ratings[a].rating).then(a.cmp(&b)));
-        let entries = order
-            .iter()
-            .enumerate()
-            .skip(from)
-            .take(size)
+        order.sort_by(|&a, &b| shown[b].rating.total_cmp(&shown[a].rating).then(a.cmp(&b)));
+        let places = page.range(order.len());
+        let entries = (places.start..)
+            .zip(&order[places])
             .map(|(rank, &p)| {
                 let player = &board.players[p];
                 let version = player.version.clone().unwrap_or_default();
                 let anchor = player.bot_id == self.settings.anchor;
                 pb::LadderEntry {
                     rank: rank as u32 + 1,
-                    retired: !anchor && !active.iter().any(|(b, v)| *b == player.bot_id && *v == version),
+                    retired: !anchor && self.library.is_retired(&player.bot_id, &version),
                     bot_id: player.bot_id.clone(),
                     version,
-                    rating: board.ratings[p].rating,
-                    ci95: board.ratings[p].ci95,
+                    rating: shown[p].rating,
+                    ci95: shown[p].ci95,
                     games: board.results.games(p),
                     win_share: board.results.win_share(p),
                     anchor,
                 }
             })
             .collect();
-        let next = from + size;
         Ok(pb::GetLeaderboardResponse {
             running: self.running && self.settings.configurations.contains(&configuration),
             deals: board.deals,
             entries,
-            next_page_token: if next < order.len() { next.to_string() } else { String::new() },
+            next_page_token: page.next_token(order.len()),
         })
     }
 

@@ -312,3 +312,28 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (String, String) {
     assert!(!head.to_ascii_lowercase().contains("transfer-encoding: chunked"), "expected a plain body: {head}");
     (status, body.to_owned())
 }
+
+/// The `straight-2` ladder's whole board (its first 100 entries).
+pub async fn board(
+    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<Channel>,
+) -> pb::GetLeaderboardResponse {
+    let request =
+        pb::GetLeaderboardRequest { configuration: "straight-2".into(), page_size: 100, page_token: String::new() };
+    bots.get_leaderboard(request).await.expect("leaderboard").into_inner()
+}
+
+/// Polls the `straight-2` ladder until it has played `deals` deals; returns its board then.
+pub async fn board_after(
+    bots: &mut clack_proto::v1::bot_service_client::BotServiceClient<Channel>,
+    deals: u64,
+) -> pb::GetLeaderboardResponse {
+    let started = std::time::Instant::now();
+    loop {
+        let board = board(bots).await;
+        if board.deals >= deals {
+            return board;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(240), "the ladder played {} deals", board.deals);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
