@@ -4,19 +4,19 @@
 //! [`Match::record`]: the seat rotation, the statistics and the ratings are kept here either way.
 //!
 //! Matches are *duplicate*: the games of one rotation of the seats share one seed, so every
-//! entrant plays every deal from every seat. In games played here (`clack arena`), chance is
-//! dealt from a [`Deck`] that fixes each round's deal and the order of its boneyard, so the
-//! whole sequence of tiles repeats across the rotation, not just the first deal. Win shares are
-//! averaged per deal before their interval is taken: the deals are independent, the games of
-//! one deal are not.
+//! entrant plays every deal from every seat. Chance is dealt by round
+//! ([`clack_rules::chance::by_round`], as in the server's games): each round's deal and the
+//! order of its boneyard come from the seed and the round, so the whole sequence of tiles
+//! repeats across the rotation, not just the first deal. Win shares are averaged per deal
+//! before their interval is taken: the deals are independent, the games of one deal are not.
 
 use std::time::Duration;
 
 use std::time::Instant;
 
 use clack_engine::Level;
-use clack_rules::game::{Chance, Game, Options, Step, Turn};
-use clack_rules::{Dealer, Seat, Tile, TileSet, straight, streets};
+use clack_rules::Seat;
+use clack_rules::game::{Game, Options, Step, Turn};
 use rhai::Engine;
 
 use crate::{Bot, Limits, Played};
@@ -299,58 +299,6 @@ impl GameResult {
     }
 }
 
-/// Chance for a game of an arena match: each round's deal and the order of its boneyard come
-/// from the game's seed and the round's number alone, so the games of one rotation see the same
-/// tiles in the same order whatever their seats do.
-#[derive(Debug)]
-pub struct Deck {
-    seed: u64,
-    /// The current round's boneyard, in the order it is drawn.
-    order: Vec<Tile>,
-}
-
-impl Deck {
-    pub fn new(seed: u64) -> Deck {
-        Deck { seed, order: Vec::new() }
-    }
-
-    /// The chance outcome `game` waits for.
-    pub fn deal(&mut self, game: &Game) -> Option<Chance> {
-        let draw = game.drawing_seat().is_some();
-        if draw {
-            let boneyard = game.boneyard();
-            let tile = self.order.iter().copied().find(|&t| boneyard.contains(t))?;
-            return Some(game.draw_chance(tile));
-        }
-        match game {
-            Game::Straight(g) if g.to_move() == straight::ToMove::Chance { kind: straight::ChanceKind::LeadDraw } => {
-                game.sample_chance(&mut Dealer::for_event(self.seed, 0))
-            }
-            Game::Straight(g) => {
-                let mut dealer = Dealer::for_event(self.seed, 1 + u64::from(g.round()));
-                let tiles = dealer.shuffle(TileSet::full(6));
-                let players = usize::from(g.options().players);
-                let mut hands = [TileSet::EMPTY; straight::MAX_PLAYERS];
-                for (hand, chunk) in hands.iter_mut().zip(tiles.chunks(straight::HAND_SIZE)).take(players) {
-                    *hand = chunk.iter().copied().collect();
-                }
-                self.order = tiles[players * straight::HAND_SIZE..].to_vec();
-                Some(Chance::Straight(straight::Chance::Deal { hands }))
-            }
-            Game::Streets(g) => {
-                let mut dealer = Dealer::for_event(self.seed, 1);
-                let tiles = dealer.shuffle(g.options().set.tiles());
-                let players = usize::from(g.options().players);
-                let hands =
-                    tiles.chunks(streets::HAND_SIZE).take(players).map(|c| c.iter().copied().collect()).collect();
-                self.order = tiles[players * streets::HAND_SIZE..].to_vec();
-                let first = Seat(dealer.index(players) as u8);
-                Some(Chance::Streets(streets::Chance::Deal { hands, first }))
-            }
-        }
-    }
-}
-
 /// Where a decision is taken: the game, the seat to move, and what happened before.
 struct Moment<'a> {
     game: &'a Game,
@@ -392,12 +340,11 @@ fn play_game(
     let mut history: Vec<Played> = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut result = GameResult::new(entrants.len());
-    let mut deck = Deck::new(seed);
     loop {
         match game.turn() {
             Turn::Over => break,
             Turn::Chance => {
-                let Some(chance) = deck.deal(&game) else { break };
+                let Some(chance) = clack_rules::chance::by_round(seed, &game) else { break };
                 if game.apply_chance(chance.clone()).is_err() {
                     break;
                 }

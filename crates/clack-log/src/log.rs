@@ -12,7 +12,7 @@
 use clack_proto::v1 as pb;
 use clack_proto::v1::event::Payload;
 use clack_rules::game::{self, Game, Turn};
-use clack_rules::{Dealer, Seat, straight};
+use clack_rules::{Seat, straight};
 
 use crate::clock::{Clocks, TimeControl, TimeoutPolicy};
 use crate::convert::{self, FieldError, Table};
@@ -734,16 +734,17 @@ impl GameLog {
         }
     }
 
-    /// Records what follows a move: derived results, then chance outcomes from the seeded
-    /// dealer, until a seat is to act or the game is over.
+    /// Records what follows a move: derived results, then chance outcomes dealt by round from
+    /// the seed (each round's deal and its boneyard's order from the seed and the round, so
+    /// games of one seed share their tiles however they are played), until a seat is to act or
+    /// the game is over.
     fn settle(&mut self, now: i64, out: &mut Vec<pb::Event>) -> Result<(), game::GameError> {
         loop {
             self.drain_expected(now, out);
             if self.game.turn() != Turn::Chance || self.ended.is_some() {
                 return Ok(());
             }
-            let mut dealer = Dealer::for_event(self.seed, self.sequence + 1);
-            let Some(chance) = self.game.sample_chance(&mut dealer) else { return Ok(()) };
+            let Some(chance) = clack_rules::chance::by_round(self.seed, &self.game) else { return Ok(()) };
             let mut after = self.game.clone();
             after.apply_chance(chance.clone())?;
             let payload = convert::chance_to_payload(&chance, &self.game, &after);

@@ -23,7 +23,7 @@ pub const HAND_SIZE: usize = 7;
 /// The largest table.
 pub const MAX_PLAYERS: usize = 4;
 /// The double-six set.
-const SET: TileSet = TileSet::full(6);
+pub(crate) const SET: TileSet = TileSet::full(6);
 /// The longest possible arm: every tile but the spinner.
 const MAX_ARM: usize = 27;
 /// Upper bound of legal actions in one position: at most six (arm, number) ends, each matched by

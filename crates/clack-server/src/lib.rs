@@ -22,6 +22,7 @@ pub mod ladder;
 pub mod library;
 pub mod matches;
 pub mod metrics;
+mod paging;
 pub mod play;
 pub mod policy;
 pub mod quota;

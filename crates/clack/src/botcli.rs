@@ -7,8 +7,8 @@ use anyhow::{Context, bail};
 use clack_bots::arena::{Deals, Entrant, Player, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox};
 use clack_engine::Level;
+use clack_rules::Kind;
 use clack_rules::game::{Game, Turn};
-use clack_rules::{Dealer, Kind};
 
 use crate::selfplay::{GameArg, TableArgs};
 
@@ -44,15 +44,14 @@ pub(crate) fn test(args: &TestArgs) -> anyhow::Result<()> {
     let random = Bot::compile(&engine, &limits, random_bot(kind(args.table.game)))?;
     let mut game = Game::new(options)?;
     let mut history: Vec<Played> = Vec::new();
-    let (mut sequence, mut faults, mut decisions) = (0u64, 0, 0);
+    let (mut faults, mut decisions) = (0, 0);
     println!("{} version {} as seat 0, against random bots", args.file.display(), bot.version());
     loop {
-        sequence += 1;
         match game.turn() {
             Turn::Over => break,
             Turn::Chance => {
-                let chance =
-                    game.sample_chance(&mut Dealer::for_event(args.seed, sequence)).context("a chance outcome")?;
+                // Dealt as a server's game of this seed is.
+                let chance = clack_rules::chance::by_round(args.seed, &game).context("a chance outcome")?;
                 game.apply_chance(chance)?;
             }
             Turn::Seat { seat } => {

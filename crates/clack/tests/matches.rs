@@ -441,3 +441,128 @@ async fn the_ladder_rates_every_active_version_against_the_anchor() {
     assert_eq!(bots.get_rating_history(unknown).await.expect_err("unknown").code(), Code::NotFound);
     server.stop().await;
 }
+
+/// A page token is a place in the listing: any number past the end, however large, gives an
+/// empty last page with no token to follow (a client that follows tokens stops), and nothing
+/// is added to it that could wrap; a token that is not a number is refused, naming the field.
+/// Both listings paged by place: a match's games, and a ladder's board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_token_past_the_end_gives_an_empty_last_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games) = (server.bots().await, server.games().await);
+    let (entrants, token) = greedy_and_random(&mut bots).await;
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 60)), entrants, games: 2, seed: Some(1) };
+    let match_id = bots.start_match(owned(request, &token)).await.expect("match").into_inner().match_id;
+    let watched = watch_to_end(&mut bots, &match_id).await;
+    assert_eq!(watched.last().map(|p| p.done), Some(2), "{watched:?}");
+    let huge = [u64::MAX, u64::MAX - 1, u64::MAX - 3, u64::MAX / 2 + 1, 2, 3];
+
+    let page = |page_token: String, page_size: u32| pb::ListGamesRequest {
+        page_size,
+        page_token,
+        match_id: match_id.clone(),
+        ..pb::ListGamesRequest::default()
+    };
+    let first = games.list_games(page(String::new(), 1)).await.expect("first page").into_inner();
+    assert_eq!((first.games.len(), first.next_page_token.as_str()), (1, "1"));
+    let last = games.list_games(page(first.next_page_token, 1)).await.expect("last page").into_inner();
+    assert_eq!((last.games.len(), last.next_page_token.as_str()), (1, ""), "no token on the last page");
+    for place in huge {
+        for size in [0, 1, 5, 100] {
+            let past = games.list_games(page(place.to_string(), size)).await;
+            let past = past.unwrap_or_else(|e| panic!("token {place}, size {size}: {e:?}")).into_inner();
+            assert!(past.games.is_empty(), "token {place}, size {size}: {past:?}");
+            assert_eq!(past.next_page_token, "", "token {place}, size {size}: nothing to follow");
+        }
+    }
+    for bad in ["x", "-1", "18446744073709551616", "1.5"] {
+        let refused = games.list_games(page(bad.into(), 1)).await.expect_err("not a place");
+        assert_eq!(refused.code(), Code::InvalidArgument, "{bad}: {refused:?}");
+        assert!(refused.message().contains("page_token"), "{}", refused.message());
+    }
+
+    // The board of a ladder that is not running is empty: every number is past its end.
+    let board = |page_token: String, page_size: u32| pb::GetLeaderboardRequest {
+        configuration: "straight-2".into(),
+        page_size,
+        page_token,
+    };
+    for place in huge.into_iter().chain([0]) {
+        for size in [0, 1, 100] {
+            let past = bots.get_leaderboard(board(place.to_string(), size)).await;
+            let past = past.unwrap_or_else(|e| panic!("token {place}, size {size}: {e:?}")).into_inner();
+            assert!(past.entries.is_empty(), "token {place}: {past:?}");
+            assert_eq!(past.next_page_token, "", "token {place}, size {size}: nothing to follow");
+        }
+    }
+    for bad in ["x", "-1", "18446744073709551616"] {
+        let refused = bots.get_leaderboard(board(bad.into(), 1)).await.expect_err("not a place");
+        assert_eq!(refused.code(), Code::InvalidArgument, "{bad}: {refused:?}");
+        assert!(refused.message().contains("page_token"), "{}", refused.message());
+    }
+    server.stop().await;
+}
+
+/// A Straight Dominoes game's chance, round by round: the draw for the lead, then each round's
+/// deal with the tiles drawn from its boneyard in order (whoever drew them).
+#[derive(Debug, PartialEq)]
+struct Chance {
+    lead: Option<pb::LeadDrawn>,
+    rounds: Vec<(pb::Dealt, Vec<pb::Tile>)>,
+}
+
+fn chance_of(events: &[pb::Event]) -> Chance {
+    let mut chance = Chance { lead: None, rounds: Vec::new() };
+    for event in events {
+        match &event.payload {
+            Some(Payload::LeadDrawn(lead)) => chance.lead = Some(lead.clone()),
+            Some(Payload::Dealt(dealt)) => chance.rounds.push((dealt.clone(), Vec::new())),
+            Some(Payload::TileDrawn(drawn)) => {
+                let round = chance.rounds.last_mut().expect("a draw after a deal");
+                round.1.push(drawn.tile.expect("a finished game's log shows every tile"));
+            }
+            _ => {}
+        }
+    }
+    chance
+}
+
+/// Duplicate deals repeat the whole game's chance: in every game of one rotation of the seats,
+/// the lead is drawn alike, every round is dealt alike (each seat the same hand) and its
+/// boneyard gives the same tiles in the same order, as far as both games reach that round and
+/// draw from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_deals_every_round_and_every_draw_alike_across_a_rotation() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::start(dir.path(), Durability::Batched).await;
+    let (mut bots, mut games, mut replay) = (server.bots().await, server.games().await, server.replay().await);
+    let (entrants, token) = greedy_and_random(&mut bots).await;
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 250)), entrants, games: 8, seed: Some(29) };
+    let match_id = bots.start_match(owned(request, &token)).await.expect("match").into_inner().match_id;
+    let watched = watch_to_end(&mut bots, &match_id).await;
+    assert_eq!(watched.last().map(|p| (p.status, p.done)), Some((pb::MatchStatus::Finished as i32, 8)));
+    let list = pb::ListGamesRequest { match_id, ..pb::ListGamesRequest::default() };
+    let listed = games.list_games(list).await.expect("list").into_inner().games;
+    let mut chances = Vec::new();
+    for game in &listed {
+        let log = replay.get_log(pb::GetLogRequest { game_id: game.game_id.clone() }).await.expect("log");
+        chances.push(chance_of(&log.into_inner().events));
+    }
+    let (mut rounds, mut draws) = (0, 0);
+    for (deal, pair) in chances.chunks(2).enumerate() {
+        let [a, b] = pair else { panic!("two games a rotation: {}", pair.len()) };
+        assert_eq!(a.lead, b.lead, "deal {deal}: the lead");
+        assert!(a.lead.is_some());
+        for (round, ((dealt_a, drawn_a), (dealt_b, drawn_b))) in a.rounds.iter().zip(&b.rounds).enumerate() {
+            assert_eq!(dealt_a, dealt_b, "deal {deal}, round {}: the deal", round + 1);
+            let both = drawn_a.len().min(drawn_b.len());
+            assert_eq!(drawn_a[..both], drawn_b[..both], "deal {deal}, round {}: the boneyard's order", round + 1);
+            rounds += 1;
+            draws += both;
+        }
+    }
+    assert!(rounds >= 12, "several rounds of each deal were compared: {rounds}");
+    assert!(draws >= 8, "tiles drawn in both games were compared: {draws}");
+    server.stop().await;
+}

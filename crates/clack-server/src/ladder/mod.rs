@@ -38,6 +38,7 @@ use crate::error::{Error, Result};
 use crate::hub::Hub;
 use crate::library::{Background, BotLibrary};
 use crate::matches::table::Table;
+use crate::paging::Page;
 
 /// How the operator runs the ladder.
 #[derive(Clone, Debug, PartialEq)]
@@ -402,24 +403,15 @@ impl Ladder {
     /// A page of a configuration's board, best first.
     pub fn leaderboard(&self, request: &pb::GetLeaderboardRequest) -> Result<pb::GetLeaderboardResponse> {
         let configuration = configuration(&request.configuration)?;
-        if request.page_size > 100 {
-            return Err(FieldError::new("page_size", "at most 100").into());
-        }
-        let from: usize = match request.page_token.as_str() {
-            "" => 0,
-            token => token.parse().map_err(|_| FieldError::new("page_token", "not a token of this listing"))?,
-        };
-        let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
+        let page = Page::asked(&request.page_token, request.page_size)?;
         let active = self.library.active_versions(configuration.kind());
         let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
         let board = &boards[&configuration];
         let mut order: Vec<usize> = (0..board.players.len()).filter(|&p| board.results.games(p) > 0).collect();
         order.sort_by(|&a, &b| board.ratings[b].rating.total_cmp(&board.ratings[a].rating).then(a.cmp(&b)));
-        let entries = order
-            .iter()
-            .enumerate()
-            .skip(from)
-            .take(size)
+        let places = page.range(order.len());
+        let entries = (places.start..)
+            .zip(&order[places])
             .map(|(rank, &p)| {
                 let player = &board.players[p];
                 let version = player.version.clone().unwrap_or_default();
@@ -437,12 +429,11 @@ impl Ladder {
                 }
             })
             .collect();
-        let next = from + size;
         Ok(pb::GetLeaderboardResponse {
             running: self.running && self.settings.configurations.contains(&configuration),
             deals: board.deals,
             entries,
-            next_page_token: if next < order.len() { next.to_string() } else { String::new() },
+            next_page_token: page.next_token(order.len()),
         })
     }
 

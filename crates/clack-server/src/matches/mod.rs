@@ -40,6 +40,7 @@ use crate::access::{OwnerRecord, new_owner};
 use crate::error::{Error, Result};
 use crate::hub::Hub;
 use crate::library::{Asker, BotLibrary};
+use crate::paging::Page;
 use table::Table;
 
 /// The store's prefix of match records.
@@ -393,20 +394,11 @@ pub async fn list_games(hub: &Hub, request: &pb::ListGamesRequest) -> Result<pb:
     if request.kind != 0 || request.status != 0 {
         return Err(FieldError::new("match_id", "lists a match's games: leave kind and status unspecified").into());
     }
-    if request.page_size > 100 {
-        return Err(FieldError::new("page_size", "at most 100").into());
-    }
+    let page = Page::asked(&request.page_token, request.page_size)?;
     let record = stored(hub, &request.match_id).await?;
-    let from: usize = match request.page_token.as_str() {
-        "" => 0,
-        token => token.parse().map_err(|_| FieldError::new("page_token", "not a token of this listing"))?,
-    };
-    let size = if request.page_size == 0 { 20 } else { request.page_size as usize };
     let mut games = Vec::new();
-    for game in record.games.iter().skip(from).take(size) {
+    for game in &record.games[page.range(record.games.len())] {
         games.extend(hub.store().summary(&game.game_id).await?);
     }
-    let next = from + size;
-    let next_page_token = if next < record.games.len() { next.to_string() } else { String::new() };
-    Ok(pb::ListGamesResponse { games, next_page_token })
+    Ok(pb::ListGamesResponse { games, next_page_token: page.next_token(record.games.len()) })
 }
