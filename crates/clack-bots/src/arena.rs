@@ -2,6 +2,8 @@
 //! Elo ratings. Used by `clack arena` and by the server's `RunMatch`, which plays each game itself
 //! (through its event log, so that the game is stored) and hands the result back to
 //! [`Match::record`]: the seat rotation, the statistics and the ratings are kept here either way.
+//! [`play_game`] plays one game of a match and hands back its record too, for a caller that
+//! reviews the games (`clack audit`).
 //!
 //! Matches are *duplicate*: the games of one rotation of the seats share one seed, so every
 //! entrant plays every deal from every seat. Chance is dealt by round
@@ -143,7 +145,7 @@ impl Match {
     /// Plays the next game, seats rotated by one from the last.
     pub fn play_next(&mut self, engine: &Engine, limits: &Limits) {
         let next = self.next_game();
-        let result = play_game(engine, limits, self.options, &self.entrants, &|seat| next.seats[seat], next.seed);
+        let (result, _) = play_game((engine, limits), self.options, &self.entrants, &next);
         self.record(&next, &result);
     }
 
@@ -328,14 +330,16 @@ fn choose(player: &Player, engine: &Engine, limits: &Limits, at: &Moment<'_>) ->
     }
 }
 
-fn play_game(
-    engine: &Engine,
-    limits: &Limits,
+/// Plays one game of `options` between `entrants` to its end, seated and dealt as `next` says
+/// (the next game of a [`Match`]): what happened seat by seat, and the game's record, chance
+/// and actions, in the order they happened (for a review of the game).
+pub fn play_game(
+    (engine, limits): (&Engine, &Limits),
     options: Options,
     entrants: &[Entrant],
-    at: &dyn Fn(usize) -> usize,
-    seed: u64,
-) -> GameResult {
+    next: &NextGame,
+) -> (GameResult, Vec<Step>) {
+    let seed = next.seed;
     let mut game = Game::new(options).unwrap_or_else(|_| unreachable!("options were validated by the caller"));
     let mut history: Vec<Played> = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
@@ -351,7 +355,7 @@ fn play_game(
                 steps.push(Step::Chance(chance));
             }
             Turn::Seat { seat } => {
-                let player = &entrants[at(seat.index())].player;
+                let player = &entrants[next.seats[seat.index()]].player;
                 let at = Moment { game: &game, seat, history: &history, steps: &steps, seed };
                 let (choice, elapsed) = choose(player, engine, limits, &at);
                 let s = seat.index();
@@ -370,5 +374,5 @@ fn play_game(
         }
     }
     result.finish(&game);
-    result
+    (result, steps)
 }

@@ -8,7 +8,7 @@ use clack_bots::arena::{Deals, Entrant, Player, play_match};
 use clack_bots::{Bot, Limits, Played, random_bot, sandbox};
 use clack_engine::Level;
 use clack_rules::Kind;
-use clack_rules::game::{Game, Turn};
+use clack_rules::game::{Game, Options, Turn};
 
 use crate::selfplay::{GameArg, TableArgs};
 
@@ -142,22 +142,42 @@ fn read_ratings(path: Option<&Path>) -> anyhow::Result<HashMap<String, f64>> {
         .collect()
 }
 
-#[allow(clippy::print_stdout)]
-pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
-    let table = TableArgs { players: Some(args.bots.len() as u8), ..args.table.clone() };
-    let options = table.options()?;
-    if args.bots.len() < 2 {
+/// The table of a match between `bots` bots: one seat each, so `--players`, if given, must
+/// agree.
+pub(crate) fn match_options(table: &TableArgs, bots: usize) -> anyhow::Result<Options> {
+    if bots < 2 {
         bail!("name at least two bots");
     }
-    let limits = Limits::default();
-    let engine = sandbox::engine(&limits);
-    let mut ratings = read_ratings(args.ratings.as_deref())?;
+    if table.players.is_some_and(|p| usize::from(p) != bots) {
+        bail!("one bot a seat: {bots} bots named for {} players", table.players.unwrap_or_default());
+    }
+    TableArgs { players: Some(bots as u8), ..table.clone() }.options()
+}
+
+/// The entrants of a match, from their command-line names, each with its rating in `ratings`
+/// (1500 for one not there).
+pub(crate) fn entrants(
+    engine: &rhai::Engine,
+    limits: &Limits,
+    bots: &[PathBuf],
+    ratings: &HashMap<String, f64>,
+) -> anyhow::Result<Vec<Entrant>> {
     let mut entrants = Vec::new();
-    for path in &args.bots {
-        let (label, player) = entrant(&engine, &limits, path)?;
+    for path in bots {
+        let (label, player) = entrant(engine, limits, path)?;
         let rating = ratings.get(&label).copied().unwrap_or(1500.0);
         entrants.push(Entrant { label, player, rating });
     }
+    Ok(entrants)
+}
+
+#[allow(clippy::print_stdout)]
+pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
+    let options = match_options(&args.table, args.bots.len())?;
+    let limits = Limits::default();
+    let engine = sandbox::engine(&limits);
+    let mut ratings = read_ratings(args.ratings.as_deref())?;
+    let entrants = entrants(&engine, &limits, &args.bots, &ratings)?;
     let bar = indicatif::ProgressBar::new(u64::from(args.games));
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")

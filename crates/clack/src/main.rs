@@ -2,6 +2,7 @@
 //! only parses arguments and dispatches.
 
 mod analyze;
+mod audit;
 mod backupcli;
 mod bench;
 mod botcli;
@@ -40,6 +41,9 @@ enum Command {
     /// Every game is replayed first: one whose log does not replay, or that never ended, is left
     /// out and named.
     Analyze(analyze::AnalyzeArgs),
+    /// Measure whether review labels survive a stronger look: play a duplicate match, review
+    /// every game at a level and twice at a judge level, and compare the labels.
+    Audit(audit::Args),
     /// Write a backup of a running server's data to a file (an admin's key needed).
     Backup(backupcli::BackupArgs),
     /// Play a match between bot scripts, seats rotated, and report results and ratings.
@@ -99,6 +103,7 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Analyze(args) => runtime()?.block_on(analyze::analyze(&args)),
         Command::Arena(args) => botcli::arena(&args),
+        Command::Audit(args) => audit::run(&args),
         Command::Bot(BotCommand::Test(args)) => botcli::test(&args),
         Command::Bot(BotCommand::Upload(args)) => runtime()?.block_on(laddercli::upload(&args)),
         Command::Ladder(args) => runtime()?.block_on(laddercli::ladder(&args)),
