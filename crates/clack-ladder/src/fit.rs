@@ -1,10 +1,12 @@
 //! The Bradley–Terry fit: Newton's method on the log-likelihood of every pair's deal scores,
-//! with a normal prior on each free player and anchors held fixed.
+//! with a normal prior on each free player and anchors held fixed. It keeps the ratings'
+//! covariance (the inverse of the curvature at the maximum, anchors fixed), which the
+//! scheduler needs to tell what a game would teach about every rating, not only a pair's.
 
 use crate::{PRIOR_SD, Results, START};
 
 /// The slope of the Elo curve: `ln(10) / 400`.
-const SLOPE: f64 = std::f64::consts::LN_10 / 400.0;
+pub(crate) const SLOPE: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// A player's rating and the half-width of its 95% interval (0 for an anchor).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13,9 +15,22 @@ pub struct Rating {
     pub ci95: f64,
 }
 
+/// A fit's ratings and their covariance, in rating points squared, indexed by player; an
+/// anchor's row and column are 0, since its rating is fixed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    pub ratings: Vec<Rating>,
+    pub covariance: Vec<Vec<f64>>,
+}
+
 /// The ratings of every player of `results`; `anchors[i]` fixes player `i`'s rating (players
 /// past the end of `anchors` are free).
 pub fn fit(results: &Results, anchors: &[Option<f64>]) -> Vec<Rating> {
+    fit_with_covariance(results, anchors).ratings
+}
+
+/// [`fit`], with the ratings' covariance.
+pub fn fit_with_covariance(results: &Results, anchors: &[Option<f64>]) -> Fit {
     let n = results.players();
     let anchor = |i: usize| anchors.get(i).copied().flatten();
     let mut ratings: Vec<f64> = (0..n).map(|i| anchor(i).unwrap_or(START)).collect();
@@ -37,12 +52,22 @@ pub fn fit(results: &Results, anchors: &[Option<f64>]) -> Vec<Rating> {
             break;
         }
     }
-    let variances = inverse_diagonal(curvature);
-    let mut out: Vec<Rating> = ratings.iter().map(|&rating| Rating { rating, ci95: 0.0 }).collect();
+    let inverse = inverse(curvature);
+    let mut covariance = vec![vec![0.0; n]; n];
     for (k, &i) in free.iter().enumerate() {
-        out[i].ci95 = 1.96 * variances.get(k).copied().unwrap_or(PRIOR_SD * PRIOR_SD).max(0.0).sqrt();
+        for (l, &j) in free.iter().enumerate() {
+            covariance[i][j] = inverse.get(k).map_or(f64::NAN, |row| row[l]);
+        }
     }
-    out
+    let ratings = ratings
+        .iter()
+        .enumerate()
+        .map(|(i, &rating)| {
+            let variance = if covariance[i][i].is_finite() { covariance[i][i] } else { PRIOR_SD * PRIOR_SD };
+            Rating { rating, ci95: 1.96 * variance.max(0.0).sqrt() }
+        })
+        .collect();
+    Fit { ratings, covariance }
 }
 
 /// The gradient of the log-posterior over the free players, and the negative of its Hessian
@@ -106,13 +131,14 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// The diagonal of `a`'s inverse: each free player's variance.
-fn inverse_diagonal(a: Vec<Vec<f64>>) -> Vec<f64> {
+/// `a`'s inverse, column by column (rows of NaN if `a` is singular, which the prior prevents).
+fn inverse(a: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
     let n = a.len();
-    (0..n)
+    let columns: Vec<Vec<f64>> = (0..n)
         .map(|k| {
             let unit: Vec<f64> = (0..n).map(|i| if i == k { 1.0 } else { 0.0 }).collect();
-            solve(a.clone(), unit).map_or(f64::NAN, |column| column[k])
+            solve(a.clone(), unit).unwrap_or_else(|| vec![f64::NAN; n])
         })
-        .collect()
+        .collect();
+    (0..n).map(|i| (0..n).map(|k| columns[k][i]).collect()).collect()
 }

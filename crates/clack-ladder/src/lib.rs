@@ -1,6 +1,7 @@
 //! Clack's ladder, without the server: what a deal's games say about who is stronger
 //! ([`Results`]), ratings with 95% intervals from all of it ([`fit`]), and who should play next
-//! ([`next_table`]: the games that would narrow the ratings most).
+//! ([`next_table`]: the games that would narrow the ratings, all of them on the anchored scale,
+//! most).
 //!
 //! Ratings are a Bradley–Terry model on the Elo scale: a player rated `d` points above another
 //! scores `1 / (1 + 10^(-d / 400))` against it on average. A game of more than two sides counts
@@ -21,8 +22,8 @@ mod fit;
 mod pairing;
 mod results;
 
-pub use fit::{Rating, fit};
-pub use pairing::{Candidate, next_table};
+pub use fit::{Fit, Rating, fit, fit_with_covariance};
+pub use pairing::{Candidate, gain, next_table};
 pub use results::{DealGame, Results};
 
 /// The rating every player starts from, and the centre of the prior.

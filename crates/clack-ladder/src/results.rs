@@ -51,7 +51,8 @@ impl Results {
     }
 
     /// Folds in the games of one deal. Every pair of players who met on different sides gets the
-    /// deal's mean score between them; a player seated twice in a game counts once per seat.
+    /// deal's mean score between them; a player seated twice in a game counts once per seat in
+    /// that mean, and plays one game.
     pub fn add_deal(&mut self, games: &[DealGame]) {
         let mut pair: Vec<Vec<(f64, u32)>> = vec![vec![(0.0, 0); self.players]; self.players];
         for game in games {
@@ -63,9 +64,12 @@ impl Results {
                 sides.len().max(1)
             };
             for (seat, &player) in game.players.iter().enumerate() {
-                self.games[player] += 1;
-                if won(seat) {
-                    self.wins[player] += 1.0 / winning_sides as f64;
+                // A player in two seats of a game (both partner seats of a side) played one game.
+                if game.players.iter().position(|&p| p == player) == Some(seat) {
+                    self.games[player] += 1;
+                    if won(seat) {
+                        self.wins[player] += 1.0 / winning_sides as f64;
+                    }
                 }
                 for (other, &opponent) in game.players.iter().enumerate() {
                     if game.sides[seat] == game.sides[other] || player == opponent {

@@ -1,7 +1,7 @@
 //! The ladder's arithmetic against hand-worked cases and a seeded simulation of players whose
 //! true strengths are known.
 
-use clack_ladder::{Candidate, DealGame, Results, fit, next_table};
+use clack_ladder::{Candidate, DealGame, Results, fit, fit_with_covariance, next_table};
 
 fn game(players: &[usize], sides: &[usize], winners: &[usize]) -> DealGame {
     DealGame { players: players.to_vec(), sides: sides.to_vec(), winners: winners.to_vec() }
@@ -64,21 +64,43 @@ fn an_unbeaten_newcomer_has_a_finite_rating_and_a_wide_interval() {
 }
 
 #[test]
-fn the_scheduler_seats_the_games_that_teach_the_most_and_an_anchor_every_third_deal() {
-    let c = |rating: f64, ci95: f64, anchor: bool| Candidate { rating, ci95, anchor };
-    // A newcomer's wide-open rating comes first.
-    let players = [c(1500.0, 0.0, true), c(1500.0, 686.0, false), c(1500.0, 20.0, false)];
-    assert!(next_table(&players, 2, 1).expect("a table").contains(&1));
-    // Between equally uncertain players, the open game beats the foregone one: 1400 and 1450
-    // play, not 900 against either.
-    let players = [c(1500.0, 0.0, true), c(900.0, 200.0, false), c(1400.0, 200.0, false), c(1450.0, 200.0, false)];
-    assert_eq!(next_table(&players, 2, 1), Some(vec![2, 3]));
-    // An anchor's turn: it plays the one it would teach the most, the nearest.
-    assert_eq!(next_table(&players, 2, 0), Some(vec![0, 3]));
-    // A third seat goes to whoever the table would teach the most.
-    assert_eq!(next_table(&players, 3, 1), Some(vec![2, 3, 0]));
-    assert_eq!(next_table(&players[..1], 2, 1), None, "too few players");
-    assert_eq!(next_table(&[players[0], players[0]], 2, 1), None, "only anchors");
+fn a_version_seated_in_both_partner_seats_plays_one_game_and_meets_the_other_side_once_a_deal() {
+    let mut results = Results::new(2);
+    // Player 0 holds seats 0 and 2, player 1 seats 1 and 3; the sides swap places and split.
+    results.add_deal(&[game(&[0, 1, 0, 1], &[0, 1, 0, 1], &[0, 2]), game(&[1, 0, 1, 0], &[0, 1, 0, 1], &[0, 2])]);
+    assert_eq!(results.between(0, 1), (0.5, 1.0));
+    assert_eq!((results.games(0), results.games(1)), (2, 2));
+    assert_eq!((results.win_share(0), results.win_share(1)), (0.5, 0.5));
+}
+
+fn candidates(ratings: &[f64]) -> Vec<Candidate> {
+    ratings.iter().enumerate().map(|(i, &rating)| Candidate { rating, anchor: i == 0 }).collect()
+}
+
+#[test]
+fn the_scheduler_seats_the_game_that_narrows_the_anchored_ratings_most() {
+    let diagonal = |v: &[f64]| -> Vec<Vec<f64>> {
+        (0..v.len()).map(|i| (0..v.len()).map(|j| if i == j { v[i] } else { 0.0 }).collect()).collect()
+    };
+    // A newcomer's wide-open rating comes first, against the anchor, which pins it.
+    let players = candidates(&[1500.0, 1500.0, 1500.0]);
+    assert_eq!(next_table(&players, &diagonal(&[0.0, 350.0f64.powi(2), 20.0f64.powi(2)]), 2), Some(vec![0, 1]));
+    // Two equal versions whose difference is known (their ratings move together) but whose place
+    // on the scale is not: the anchor plays one of them, not they each other, although theirs is
+    // the most open game.
+    let mut covariance = diagonal(&[0.0, 100.0f64.powi(2), 100.0f64.powi(2), 30.0f64.powi(2)]);
+    covariance[1][2] = 0.95 * 100.0f64.powi(2);
+    covariance[2][1] = covariance[1][2];
+    let players = candidates(&[1500.0, 1450.0, 1450.0, 1700.0]);
+    let table = next_table(&players, &covariance, 2).expect("a table");
+    assert!(table.contains(&0) && (table.contains(&1) || table.contains(&2)), "{table:?}");
+    // Between equally uncertain players, the open game beats the foregone one.
+    let players = candidates(&[1500.0, 900.0, 1400.0, 1450.0]);
+    let wide = diagonal(&[0.0, 200.0f64.powi(2), 200.0f64.powi(2), 200.0f64.powi(2)]);
+    assert_eq!(next_table(&players, &wide, 2), Some(vec![2, 3]));
+    assert_eq!(next_table(&players, &wide, 3).map(|t| t.len()), Some(3));
+    assert_eq!(next_table(&players[..1], &wide, 2), None, "too few players");
+    assert_eq!(next_table(&[players[0], players[0]], &wide, 2), None, "only anchors");
 }
 
 /// A small generator so the simulation is the same everywhere.
@@ -94,37 +116,115 @@ impl SplitMix {
     }
 }
 
-/// Plays `deals` scheduled deals of two games each between players of known strength (player 0
-/// is the anchor, at its true rating); returns the fitted ratings.
-fn simulate(truth: &[f64], deals: u64, seed: u64) -> Vec<clack_ladder::Rating> {
-    let mut rng = SplitMix(seed);
-    let mut results = Results::new(truth.len());
-    let anchors = [Some(truth[0])];
-    let mut ratings = fit(&results, &anchors);
-    for round in 0..deals {
-        let candidates: Vec<Candidate> = ratings
-            .iter()
-            .enumerate()
-            .map(|(i, r)| Candidate { rating: r.rating, ci95: r.ci95, anchor: i == 0 })
-            .collect();
-        let table = next_table(&candidates, 2, round).expect("a table");
-        let (a, b) = (table[0], table[1]);
-        let p = 1.0 / (1.0 + 10f64.powf((truth[b] - truth[a]) / 400.0));
+/// The measure the scheduler had before: `p (1 - p) (v_a + v_b)`, with an anchor seated every
+/// third deal; kept here to show the interval bar tells the two apart.
+fn old_table(ratings: &[clack_ladder::Rating], round: u64) -> (usize, usize) {
+    let gain = |a: usize, b: usize| {
+        let p = 1.0 / (1.0 + 10f64.powf((ratings[b].rating - ratings[a].rating) / 400.0));
+        p * (1.0 - p) * ((ratings[a].ci95 / 1.96).powi(2) + (ratings[b].ci95 / 1.96).powi(2))
+    };
+    let n = ratings.len();
+    let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)));
+    pairs
+        .filter(|&(a, _)| round % 3 != 0 || a == 0)
+        .max_by(|&(a, b), &(c, d)| gain(a, b).total_cmp(&gain(c, d)).then((c, d).cmp(&(a, b))))
+        .expect("a pair")
+}
+
+/// A seeded ladder of players of known strength (player 0 is the anchor, at its true rating),
+/// each deal two games with the seats swapped.
+struct Simulation {
+    truth: Vec<f64>,
+    rng: SplitMix,
+    results: Results,
+    fit: clack_ladder::Fit,
+    old_measure: bool,
+    round: u64,
+}
+
+impl Simulation {
+    fn new(truth: &[f64], seed: u64, old_measure: bool) -> Simulation {
+        let results = Results::new(truth.len());
+        let fit = fit_with_covariance(&results, &[Some(truth[0])]);
+        Simulation { truth: truth.to_vec(), rng: SplitMix(seed), results, fit, old_measure, round: 0 }
+    }
+
+    /// Schedules and plays one deal, and fits the ratings again.
+    fn deal(&mut self) {
+        let (a, b) = if self.old_measure {
+            old_table(&self.fit.ratings, self.round)
+        } else {
+            let players: Vec<Candidate> = self
+                .fit
+                .ratings
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Candidate { rating: r.rating, anchor: i == 0 })
+                .collect();
+            let table = next_table(&players, &self.fit.covariance, 2).expect("a table");
+            (table[0], table[1])
+        };
+        let p = 1.0 / (1.0 + 10f64.powf((self.truth[b] - self.truth[a]) / 400.0));
         let games: Vec<DealGame> = (0..2)
             .map(|g| {
-                let winner = if rng.unit() < p { 0 } else { 1 };
+                let a_won = self.rng.unit() < p;
                 // The second game of the deal has the seats swapped.
                 let players = if g == 0 { [a, b] } else { [b, a] };
-                let winning_seat = if (winner == 0) == (g == 0) { 0 } else { 1 };
-                game(&players, &[0, 1], &[winning_seat])
+                game(&players, &[0, 1], &[if a_won == (g == 0) { 0 } else { 1 }])
             })
             .collect();
-        results.add_deal(&games);
-        if round % 25 == 24 || round + 1 == deals {
-            ratings = fit(&results, &anchors);
+        self.results.add_deal(&games);
+        self.fit = fit_with_covariance(&self.results, &[Some(self.truth[0])]);
+        self.round += 1;
+    }
+}
+
+/// Plays `deals` scheduled deals; returns the fitted ratings.
+fn simulate(truth: &[f64], deals: u64, seed: u64) -> Vec<clack_ladder::Rating> {
+    let mut simulation = Simulation::new(truth, seed, false);
+    for _ in 0..deals {
+        simulation.deal();
+    }
+    simulation.fit.ratings
+}
+
+/// Runs a ladder until every free player has 300 games; for each, its interval at 300 games
+/// over the one-over-root-n prediction from its interval at 50 games.
+fn interval_ratios(truth: &[f64], seed: u64, old_measure: bool) -> Vec<f64> {
+    let mut simulation = Simulation::new(truth, seed, old_measure);
+    let mut at50 = vec![None; truth.len()];
+    let mut at300 = vec![None; truth.len()];
+    while at300[1..].iter().any(Option::is_none) && simulation.round < 20_000 {
+        simulation.deal();
+        for i in 1..truth.len() {
+            let games = simulation.results.games(i);
+            if games >= 50 && at50[i].is_none() {
+                at50[i] = Some((simulation.fit.ratings[i].ci95, games));
+            }
+            if games >= 300 && at300[i].is_none() {
+                at300[i] = Some((simulation.fit.ratings[i].ci95, games));
+            }
         }
     }
-    ratings
+    (1..truth.len())
+        .map(|i| match (at50[i], at300[i]) {
+            (Some((early, n0)), Some((late, n))) => late / (early * (n0 as f64 / n as f64).sqrt()),
+            _ => f64::INFINITY,
+        })
+        .collect()
+}
+
+#[test]
+fn with_six_versions_two_alike_every_interval_narrows_as_one_over_root_n() {
+    // The anchor and six versions; versions 2 and 3 are equally strong.
+    let truth = [1500.0, 1150.0, 1420.0, 1420.0, 1560.0, 1680.0, 1300.0];
+    for seed in [1, 2, 3] {
+        let ratios = interval_ratios(&truth, seed, false);
+        assert!(ratios.iter().all(|&r| r <= 1.5), "seed {seed}: {ratios:?}");
+    }
+    // The measure it replaced fails the same bar on the same ladder.
+    let old = interval_ratios(&truth, 1, true);
+    assert!(old.iter().any(|&r| r > 1.5), "the old measure: {old:?}");
 }
 
 #[test]

@@ -557,6 +557,11 @@ impl BotLibrary {
         }
     }
 
+    /// The pool's threads: how many decisions may run at once.
+    pub fn pool_threads(&self) -> usize {
+        self.threads
+    }
+
     /// Decisions and match games running on the pool now, and waiting for it.
     pub fn pool_load(&self) -> (usize, usize) {
         (self.threads - self.pool.available_permits(), self.waiting.load(Ordering::Relaxed))

@@ -3,10 +3,11 @@
 //!
 //! With `--ladder`, one task plays the ladder's deals one game at a time on the bots' pool,
 //! taking turns between the configurations. For each deal it asks `clack_ladder` who should play
-//! (the players whose game would narrow the ratings most: new and uncertain versions in open
-//! games first, and the anchor at regular turns), plays the deal once from every seat (a small duplicate match, through
+//! (the players whose game would narrow every rating on the anchored scale most, from the last
+//! fit's covariance), plays the deal from every seat (a small duplicate match, through
 //! [`crate::matches::table`], so each game is stored like any match game), and fits the ratings
-//! again. Its games run on a thread of its own under the idle scheduling policy (see
+//! again. In team configurations a side is what is rated: one version takes both partner seats
+//! of its side, as bridge programs meet, so the board compares sides (docs/ladder.md says why). Its games run on a thread of its own under the idle scheduling policy (see
 //! `library::Background`), taking the bots' pool's turns like any decision: under load the
 //! operating system gives the cores to the games first, and the ladder slows down instead of
 //! them. Between games it rests, so that it uses at most `share` of the pool's threads even on an
@@ -103,6 +104,11 @@ impl Configuration {
         self.options().kind()
     }
 
+    /// How many sides a game has: the players of a deal, one per side.
+    fn side_count(self) -> usize {
+        self.sides().into_iter().max().map_or(0, |s| s + 1)
+    }
+
     /// The side each seat plays for.
     fn sides(self) -> Vec<usize> {
         let options = self.options();
@@ -163,6 +169,8 @@ struct Board {
     players: Vec<pb::MatchEntrant>,
     results: Results,
     ratings: Vec<Rating>,
+    /// The ratings' covariance, from the last fit (a player entered since has the prior's).
+    covariance: Vec<Vec<f64>>,
     deals: u64,
     /// Each player's rating after each deal it played.
     history: Vec<Vec<pb::RatingPoint>>,
@@ -177,7 +185,20 @@ impl Board {
         self.players.push(pb::MatchEntrant { bot_id: bot_id.into(), version: Some(version.into()) });
         self.history.push(Vec::new());
         self.ratings.push(Rating { rating: clack_ladder::START, ci95: clack_ladder::NEW_CI95 });
+        for row in &mut self.covariance {
+            row.push(0.0);
+        }
+        let mut row = vec![0.0; self.covariance.len() + 1];
+        row[self.covariance.len()] = clack_ladder::PRIOR_SD * clack_ladder::PRIOR_SD;
+        self.covariance.push(row);
         self.results.add_player()
+    }
+
+    /// Fits the ratings and their covariance to every result.
+    fn fit(&mut self, anchor: &str) {
+        let fit = clack_ladder::fit_with_covariance(&self.results, &self.anchors(anchor));
+        self.ratings = fit.ratings;
+        self.covariance = fit.covariance;
     }
 
     /// Each player's rating as the board shows it. A player the ladder schedules is shown at
@@ -213,9 +234,22 @@ impl Board {
         self.results.add_deal(&games);
         self.deals += 1;
         if fit {
-            self.ratings = clack_ladder::fit(&self.results, &self.anchors(anchor));
+            self.fit(anchor);
         }
         self.remember(deal);
+    }
+
+    /// The players of `playing` the next deal seats, one per seat: the scheduler picks one per
+    /// side, and a side's player takes every seat of it (with teams, both partner seats).
+    fn next_table(&self, playing: &[usize], anchor: &str, configuration: Configuration) -> Option<Vec<usize>> {
+        let candidates: Vec<Candidate> = playing
+            .iter()
+            .map(|&p| Candidate { rating: self.ratings[p].rating, anchor: self.players[p].bot_id == anchor })
+            .collect();
+        let covariance: Vec<Vec<f64>> =
+            playing.iter().map(|&p| playing.iter().map(|&q| self.covariance[p][q]).collect()).collect();
+        let sides = clack_ladder::next_table(&candidates, &covariance, configuration.side_count())?;
+        Some(configuration.sides().into_iter().map(|side| playing[sides[side]]).collect())
     }
 
     /// Adds a deal's ratings-after to its players' histories.
@@ -298,12 +332,9 @@ impl Ladder {
                     false
                 }
             };
-            // Rest in proportion to the work, so that the ladder keeps about `share` of the
-            // pool's threads busy; with nothing to play, look again in a second.
-            let threads = self.library.pool_load().1.max(1) as f64;
-            let busy = (self.settings.share * threads).min(1.0);
+            // With nothing to play, look again in a second.
             let rest = if played {
-                started.elapsed().mul_f64((1.0 - busy) / busy)
+                rest_after(started.elapsed(), self.settings.share, self.library.pool_threads())
             } else if turn.is_multiple_of(self.settings.configurations.len().max(1)) {
                 Duration::from_secs(1)
             } else {
@@ -334,8 +365,10 @@ impl Ladder {
         played
     }
 
-    /// Plays a deal's games, once from every seat, into `deal`, until one cannot be played or
-    /// the server closes; says whether every game was played.
+    /// Plays a deal's games into `deal`, until one cannot be played or the server closes; says
+    /// whether every game was played. The seats rotate by one a game, once per side: every
+    /// player plays the deal from every seat, and with teams (one player in both seats of a
+    /// side) each side's seats once, since rotating further would repeat a seating.
     async fn play_games(
         &self,
         configuration: Configuration,
@@ -348,7 +381,7 @@ impl Ladder {
         let mut rotation = Match::new(configuration.options(), seated.entrants.clone(), seed);
         let owner = OwnerRecord::new(&Owner::Nobody, &Principal::Anonymous { addr: None });
         let purpose = format!("ladder:{}", configuration.name());
-        for _ in 0..table.len() {
+        for _ in 0..configuration.side_count() {
             if *closing.borrow() {
                 return Ok(false);
             }
@@ -388,17 +421,7 @@ impl Ladder {
                 };
                 playing.push(index);
             }
-            let candidates: Vec<Candidate> = playing
-                .iter()
-                .map(|&p| Candidate {
-                    rating: board.ratings[p].rating,
-                    ci95: board.ratings[p].ci95,
-                    anchor: board.players[p].bot_id == anchor,
-                })
-                .collect();
-            let seats = usize::from(configuration.options().players());
-            let table = clack_ladder::next_table(&candidates, seats, board.deals)
-                .map(|t| t.into_iter().map(|i| playing[i]).collect::<Vec<usize>>());
+            let table = board.next_table(&playing, &anchor, configuration);
             (added, PlayersRecord { players: board.players.clone() }, table)
         };
         if added {
@@ -500,6 +523,15 @@ fn configuration(name: &str) -> Result<Configuration> {
     })
 }
 
+/// The rest after a game that took `took`, so that the ladder, one game at a time on one thread,
+/// keeps about `share` of the pool's `threads` busy: busy a fraction `share × threads` of its
+/// own time (all of it when that is 1 or more). The thread count is the pool's size, not how
+/// many decisions wait for it, which would make the ladder rest less the busier the server.
+fn rest_after(took: Duration, share: f64, threads: usize) -> Duration {
+    let busy = (share * threads.max(1) as f64).clamp(f64::MIN_POSITIVE, 1.0);
+    took.mul_f64((1.0 - busy) / busy)
+}
+
 /// A configuration's board from the store.
 async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<Board> {
     let mut board = Board::default();
@@ -516,6 +548,22 @@ async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<B
             DealRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("{key} does not decode: {e}")))?;
         board.add_deal(&deal, &sides, anchor, false);
     }
-    board.ratings = clack_ladder::fit(&board.results, &board.anchors(anchor));
+    board.fit(anchor);
     Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rest_keeps_the_ladder_to_its_share_of_the_pools_threads() {
+        let second = Duration::from_secs(1);
+        // A quarter of one thread: busy one second in four.
+        assert_eq!(rest_after(second, 0.25, 1), Duration::from_secs(3));
+        // A quarter of two threads is half of the ladder's one: rest as long as it played.
+        assert_eq!(rest_after(second, 0.25, 2), second);
+        // A quarter of eight threads is more than its one thread: no rest.
+        assert_eq!(rest_after(second, 0.25, 8), Duration::ZERO);
+    }
 }
