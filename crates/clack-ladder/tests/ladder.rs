@@ -126,7 +126,7 @@ fn old_table(ratings: &[clack_ladder::Rating], round: u64) -> (usize, usize) {
     let n = ratings.len();
     let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)));
     pairs
-        .filter(|&(a, _)| round % 3 != 0 || a == 0)
+        .filter(|&(a, _)| !round.is_multiple_of(3) || a == 0)
         .max_by(|&(a, b), &(c, d)| gain(a, b).total_cmp(&gain(c, d)).then((c, d).cmp(&(a, b))))
         .expect("a pair")
 }
