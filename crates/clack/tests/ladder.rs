@@ -27,7 +27,11 @@ async fn ladder_server(dir: &std::path::Path, configuration: Configuration, anch
     let host: Arc<dyn clack_server::bots::BotHost> = library.clone();
     let hub = clack_server::Hub::open(store, Some(host), clack_server::Limits::default()).await.expect("hub");
     let ladder = LadderSettings { share: 1.0, anchor: anchor.into(), configurations: vec![configuration] };
-    let config = clack_server::ServeConfig { ladder: Some(ladder), ..clack_server::ServeConfig::default() };
+    // A 200-game match is one RunMatch call: in a debug build it takes longer than the default
+    // ten seconds a request may run.
+    let request_timeout = std::time::Duration::from_secs(900);
+    let config =
+        clack_server::ServeConfig { ladder: Some(ladder), request_timeout, ..clack_server::ServeConfig::default() };
     Server::start_with(hub, Some(library), config).await
 }
 
