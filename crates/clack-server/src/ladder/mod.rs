@@ -7,7 +7,8 @@
 //! fit's covariance), plays the deal from every seat (a small duplicate match, through
 //! [`crate::matches::table`], so each game is stored like any match game), and fits the ratings
 //! again. In team configurations a side is what is rated: one version takes both partner seats
-//! of its side, as bridge programs meet, so the board compares sides (docs/ladder.md says why). Its games run on a thread of its own under the idle scheduling policy (see
+//! of its side, as bridge programs meet, so the board compares sides (docs/ladder.md says why).
+//! Its games run on a thread of its own under the idle scheduling policy (see
 //! `library::Background`), taking the bots' pool's turns like any decision: under load the
 //! operating system gives the cores to the games first, and the ladder slows down instead of
 //! them. Between games it rests, so that it uses at most `share` of the pool's threads even on an
