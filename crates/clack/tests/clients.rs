@@ -1,8 +1,8 @@
 //! Clients beyond Rust and tooling: the Python client in `tests/python` plays full games through
 //! the public contract (unary calls, and `Play` streams dropped and resumed), on a closed server
-//! with an account's key; the Node client in `tests/node` plays through `Play` too; gRPC health
-//! checking and server reflection (v1 and v1alpha) answer, so
-//! grpcurl-style tools work with no .proto at hand.
+//! with an account's key; the Node client `clients/node/examples/stream_bot.mjs`, on the
+//! starter's generated code, plays through `Play` too; gRPC health checking and server
+//! reflection (v1 and v1alpha) answer, so grpcurl-style tools work with no .proto at hand.
 
 mod support;
 
@@ -45,16 +45,16 @@ async fn the_python_client_plays_full_games_with_a_key() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_node_client_plays_full_games_over_play_streams() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/node");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../clients/node");
     assert!(
         root.join("node_modules/@connectrpc/connect-node").exists(),
-        "the Node client's packages are missing: run `npm ci --prefix tests/node`"
+        "the Node starter's packages are missing: run `npm ci --prefix clients/node`"
     );
     let dir = tempfile::tempdir().expect("dir");
     let server = Server::start(dir.path(), Durability::Batched).await;
     for game in ["straight", "streets"] {
         let addr = server.addr.to_string();
-        let script = root.join("stream_bot.mjs");
+        let script = root.join("examples/stream_bot.mjs");
         let output = tokio::task::spawn_blocking(move || {
             Command::new("node").arg(script).args(["--addr", &addr, "--game", game]).output()
         })

@@ -1,5 +1,5 @@
 // A complete Clack bot in Node.js over GameService.Play (connect-node; messages generated from
-// proto/ into gen/ by `npm run generate`).
+// proto/ into the starter's gen/ by `npm run generate`; it uses the starter's packages).
 //
 // It creates a two-player game, takes both seats and plays each on its own Play stream: the server
 // pushes the events the seat may see and, when it is to act, a Turn with its legal actions; the
@@ -7,13 +7,13 @@
 // with the last sequence it saw, to show that nothing is missed or repeated. Exit status 0 means
 // the game finished, both seats saw every event once, and the log verified.
 //
-//   node tests/node/stream_bot.mjs --addr 127.0.0.1:50051 --game streets
+//   node clients/node/examples/stream_bot.mjs --addr 127.0.0.1:50051 --game streets
 //   (with CLACK_KEY set, every call carries the account's key as x-clack-key)
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { GameService } from "./gen/clack/v1/game_service_pb.js";
-import { ReplayService } from "./gen/clack/v1/replay_service_pb.js";
+import { GameService } from "../gen/clack/v1/game_service_pb.js";
+import { ReplayService } from "../gen/clack/v1/replay_service_pb.js";
 
 const { values: args } = parseArgs({ options: { addr: { type: "string" }, game: { type: "string", default: "straight" } } });
 const key = process.env.CLACK_KEY ? { "x-clack-key": process.env.CLACK_KEY } : {};
