@@ -29,6 +29,11 @@ pub enum Player {
     Script(Bot),
     /// Clack's engine at a level (`engine:default`).
     Engine(Level),
+    /// The omniscient player ([`clack_engine::omniscient`]): it sees every hand and the
+    /// boneyard's order, so it is a measuring instrument for `clack arena`, never a seat of a
+    /// server. Where it does not play (three or four sides, Streets and Avenues), every
+    /// decision faults.
+    Omniscient,
     /// A program outside this process (a server's remote bot). The server plays the games of
     /// such an entrant as live games and hands their results to [`Match::record`]; a match
     /// played here cannot ask it anything, and records each of its decisions as a fault.
@@ -324,6 +329,12 @@ fn choose(player: &Player, engine: &Engine, limits: &Limits, at: &Moment<'_>) ->
                 .ok()
                 .and_then(|d| game.legal_actions().iter().position(|&a| a == d.action))
                 .ok_or(());
+            (choice, started.elapsed())
+        }
+        Player::Omniscient => {
+            let started = Instant::now();
+            let action = clack_engine::omniscient::decide(game, seed);
+            let choice = action.and_then(|a| game.legal_actions().iter().position(|&l| l == a)).ok_or(());
             (choice, started.elapsed())
         }
         Player::Elsewhere => (Err(()), Duration::ZERO),

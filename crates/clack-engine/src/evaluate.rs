@@ -14,7 +14,9 @@ use clack_rules::Seat;
 use clack_rules::game::{Action, Game, Turn};
 
 use crate::infoset::InfoSet;
+use crate::lean::{self, Move};
 use crate::rng::Rng;
+use crate::search::{Search, World};
 use crate::{EngineError, exact, rollout};
 
 /// How much work one evaluation may do.
@@ -33,6 +35,10 @@ pub struct Budget {
     /// and if it visits at most this many positions; past them it gives up, and the sampled
     /// values stand.
     pub exact_nodes: u64,
+    /// Straight Dominoes with two sides: the positions a perfect-information search of each
+    /// world may visit ([`crate::search`]); 0 values each world by a greedy playout alone, as
+    /// the engine did before (kept as `engine:legacy-strong`, to measure against).
+    pub search_nodes: u64,
 }
 
 /// A mean with its standard error.
@@ -163,18 +169,23 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
         })
         .collect();
     let endgame = is_endgame(&position);
+    // Near the end of a match the choice is made on the probability of winning, which only the
+    // whole-match playouts measure: the search of the round is of no use there.
+    let searched = budget.search_nodes > 0 && !endgame && two_sided_straight(&position);
     let mut playing: Vec<usize> = (0..values.len()).collect();
     for w in 0..u64::from(worlds) {
         if w == u64::from(budget.screen) && playing.len() > budget.finalists.max(1) {
             playing = finalists(endgame, &values, budget.finalists.max(1));
         }
         let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
-        for &i in &playing {
+        let actions: Vec<Action> = playing.iter().map(|&i| values[i].action).collect();
+        let margins = if searched { search_world(&world, &actions, budget.search_nodes, (seed, w)) } else { None };
+        for (k, &i) in playing.iter().enumerate() {
             let value = &mut values[i];
             let mut next = world.clone();
             next.apply(seat, value.action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
             let played = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
-            value.samples.push(played.margin);
+            value.samples.push(margins.as_ref().map_or(played.margin, |m| f64::from(m[k])));
             value.wins.push(played.win);
         }
     }
@@ -198,6 +209,31 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
     let best = choose(endgame, &values, &playing);
     Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame })
 }
+
+/// Whether `position` is of Straight Dominoes with two sides (two players, or four in teams),
+/// where each world's round is searched.
+fn two_sided_straight(position: &Game) -> bool {
+    matches!(position, Game::Straight(g) if g.options().sides() == 2)
+}
+
+/// The margin of each of `actions` in `world` (the `w`-th of an evaluation seeded with `seed`)
+/// by a search of its round within `nodes` positions, its boneyard drawn in an order of its own;
+/// `None` if the budget did not allow one move and its playout.
+fn search_world(world: &Game, actions: &[Action], nodes: u64, (seed, w): (u64, u64)) -> Option<Vec<i32>> {
+    let Game::Straight(state) = world else { return None };
+    let moves: Vec<Move> = actions
+        .iter()
+        .map(|a| match a {
+            Action::Straight(a) => Some(Move::of(*a)),
+            Action::Streets(_) => None,
+        })
+        .collect::<Option<_>>()?;
+    let world = World::shuffled(lean::Straight::from_state(state), &mut Rng::derive(seed ^ DRAW_ORDER, w));
+    Search::new(&world, nodes).root(&world.state, &moves)
+}
+
+/// Mixed into an evaluation's seed for the order each world's boneyard is drawn in.
+const DRAW_ORDER: u64 = 0x0D2A_A0D2_E200_0000;
 
 /// Action `a`'s margins and wins less action `b`'s, world by world, in worlds `worlds` of the
 /// evaluation seeded with `seed`: world `w` is sampled and played out exactly as

@@ -92,6 +92,11 @@ impl Move {
         }
     }
 
+    /// The pips of the tile the move lays (0 for a draw or a pass).
+    pub(crate) fn pips(self) -> u32 {
+        if self.lays() { u32::from(PIPS[self.index()]) } else { 0 }
+    }
+
     /// Whether the move lays a tile (a lead or a play).
     fn lays(self) -> bool {
         self.0 & KIND <= LEAD
@@ -814,6 +819,17 @@ impl Straight {
     /// Plays the current round to its end (a deal awaited, or the game over) by the greedy
     /// policy, drawing with the engine's generator.
     pub fn play_round(&mut self, rng: &mut Rng, out: &mut Buffer) {
+        self.play_round_drawing(rng, out, Straight::draw);
+    }
+
+    /// Plays the current round to its end by the greedy policy, `draw` giving a drawing seat its
+    /// tile (false if it has none to give, which ends the play).
+    pub(crate) fn play_round_drawing(
+        &mut self,
+        rng: &mut Rng,
+        out: &mut Buffer,
+        mut draw: impl FnMut(&mut Straight, &mut Rng) -> bool,
+    ) {
         loop {
             match self.phase {
                 Phase::Turn(_) => {
@@ -821,7 +837,7 @@ impl Straight {
                     self.apply(action);
                 }
                 Phase::Drawing(_) => {
-                    if !self.draw(rng) {
+                    if !draw(self, rng) {
                         return;
                     }
                 }

@@ -18,11 +18,13 @@ pub mod evaluate;
 mod exact;
 pub mod infoset;
 pub mod lean;
+pub mod omniscient;
 pub mod player;
 pub mod record;
 pub mod review;
 pub mod rng;
 mod rollout;
+mod search;
 
 pub use evaluate::{ActionValue, Budget, Estimate, Evaluation, evaluate};
 pub use infoset::InfoSet;

@@ -27,12 +27,17 @@ pub enum Level {
     /// Sixteen times `default`'s worlds per decision: a review level, to audit the others'
     /// reviews, and a measure in `clack arena`; a server seats only the three levels below it.
     Judge,
+    /// `strong` as it played before each world was searched (greedy playouts alone): kept for
+    /// `clack arena`, to measure the engine against its former self. Never seated by a server.
+    LegacyStrong,
 }
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Fast, Level::Default, Level::Strong, Level::Judge];
+    pub const ALL: [Level; 5] = [Level::Fast, Level::Default, Level::Strong, Level::Judge, Level::LegacyStrong];
     /// The levels a server seats.
     pub const SEATS: [Level; 3] = [Level::Fast, Level::Default, Level::Strong];
+    /// The levels a server reviews at.
+    pub const REVIEWS: [Level; 4] = [Level::Fast, Level::Default, Level::Strong, Level::Judge];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -40,12 +45,18 @@ impl Level {
             Level::Default => "default",
             Level::Strong => "strong",
             Level::Judge => "judge",
+            Level::LegacyStrong => "legacy-strong",
         }
     }
 
     /// Whether a server may seat this level as a player.
     pub fn is_seat(self) -> bool {
         Level::SEATS.contains(&self)
+    }
+
+    /// Whether a server may review a game at this level.
+    pub fn is_review(self) -> bool {
+        Level::REVIEWS.contains(&self)
     }
 
     /// The seat name that seats this level: `engine:default`.
@@ -55,13 +66,47 @@ impl Level {
 
     pub fn budget(self) -> Budget {
         match self {
-            Level::Fast => Budget { worlds: 16, screen: 4, finalists: 4, exact_tiles: 6, exact_nodes: 20_000 },
-            Level::Default => Budget { worlds: 64, screen: 8, finalists: 5, exact_tiles: 8, exact_nodes: 100_000 },
-            Level::Strong => Budget { worlds: 256, screen: 32, finalists: 8, exact_tiles: 10, exact_nodes: 400_000 },
-            Level::Judge => Budget { worlds: 1024, screen: 64, finalists: 12, exact_tiles: 10, exact_nodes: 400_000 },
+            Level::Fast => Budget {
+                worlds: 16,
+                screen: 4,
+                finalists: 4,
+                exact_tiles: 6,
+                exact_nodes: 20_000,
+                search_nodes: SEARCH_FAST,
+            },
+            Level::Default => Budget {
+                worlds: 64,
+                screen: 8,
+                finalists: 5,
+                exact_tiles: 8,
+                exact_nodes: 100_000,
+                search_nodes: SEARCH_DEFAULT,
+            },
+            Level::Strong => Budget {
+                worlds: 256,
+                screen: 32,
+                finalists: 8,
+                exact_tiles: 10,
+                exact_nodes: 400_000,
+                search_nodes: SEARCH_STRONG,
+            },
+            Level::Judge => Budget {
+                worlds: 1024,
+                screen: 64,
+                finalists: 12,
+                exact_tiles: 10,
+                exact_nodes: 400_000,
+                search_nodes: SEARCH_STRONG,
+            },
+            Level::LegacyStrong => Budget { search_nodes: 0, ..Level::Strong.budget() },
         }
     }
 }
+
+/// Positions searched in each world, per level (two-sided Straight Dominoes).
+const SEARCH_FAST: u64 = 1000;
+const SEARCH_DEFAULT: u64 = 3000;
+const SEARCH_STRONG: u64 = 10_000;
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

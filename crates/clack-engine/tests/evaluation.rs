@@ -71,7 +71,7 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
         assert!(info.is_certain());
         let evaluation = evaluate(
             &mut info,
-            &Budget { worlds: 3, screen: 3, finalists: 20, exact_tiles: 9, exact_nodes: u64::MAX },
+            &Budget { worlds: 3, screen: 3, finalists: 20, exact_tiles: 9, exact_nodes: u64::MAX, search_nodes: 0 },
             1,
         )
         .expect("evaluates");

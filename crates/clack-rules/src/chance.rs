@@ -80,28 +80,37 @@ impl Dealer {
 /// it depends on the seed, the round and what is left, never on who draws or when. It is a
 /// function of the seed and the game's state alone.
 pub fn by_round(seed: u64, game: &Game) -> Option<Chance> {
-    let (round, set, dealt) = match game {
-        Game::Straight(g) => {
-            let round = match g.to_move() {
-                straight::ToMove::Chance { kind: straight::ChanceKind::LeadDraw } => 0,
-                // The round about to be dealt.
-                straight::ToMove::Chance { kind: straight::ChanceKind::Deal } => g.round() + 1,
-                _ => g.round(),
-            };
-            (round, straight::SET, usize::from(g.options().players) * straight::HAND_SIZE)
-        }
-        Game::Streets(g) => (1, g.options().set.tiles(), usize::from(g.options().players) * streets::HAND_SIZE),
-    };
-    let mut dealer = Dealer::for_event(seed, u64::from(round));
     if game.drawing_seat().is_none() {
-        return game.sample_chance(&mut dealer);
+        return game.sample_chance(&mut Dealer::for_event(seed, u64::from(round_of(game))));
     }
-    let order = dealer.shuffle(set);
+    draw_order(seed, game).first().map(|&tile| game.draw_chance(tile))
+}
+
+/// The tiles of `game`'s boneyard in the order [`by_round`] draws them from `seed`: the round's
+/// shuffle past the hands first, then (in a fork whose round was dealt otherwise) the hands'
+/// part of it, each tile where it is still in the boneyard.
+pub fn draw_order(seed: u64, game: &Game) -> Vec<Tile> {
+    let (set, dealt) = match game {
+        Game::Straight(g) => (straight::SET, usize::from(g.options().players) * straight::HAND_SIZE),
+        Game::Streets(g) => (g.options().set.tiles(), usize::from(g.options().players) * streets::HAND_SIZE),
+    };
+    let order = Dealer::for_event(seed, u64::from(round_of(game))).shuffle(set);
     let (hands, boneyard_order) = order.split_at(dealt.min(order.len()));
-    // In a game dealt here the hands' part never holds a tile of the boneyard; in a fork whose
-    // round was dealt otherwise it may, and the order goes on through it.
     let boneyard = game.boneyard();
-    boneyard_order.iter().chain(hands).copied().find(|&tile| boneyard.contains(tile)).map(|tile| game.draw_chance(tile))
+    boneyard_order.iter().chain(hands).copied().filter(|&tile| boneyard.contains(tile)).collect()
+}
+
+/// The round whose stream deals `game`'s next chance: 0 for the draw for the lead, the round
+/// about to be dealt for a deal, else the round under way (Streets and Avenues has one).
+fn round_of(game: &Game) -> u32 {
+    match game {
+        Game::Straight(g) => match g.to_move() {
+            straight::ToMove::Chance { kind: straight::ChanceKind::LeadDraw } => 0,
+            straight::ToMove::Chance { kind: straight::ChanceKind::Deal } => g.round() + 1,
+            _ => g.round(),
+        },
+        Game::Streets(_) => 1,
+    }
 }
 
 #[cfg(test)]

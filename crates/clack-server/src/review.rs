@@ -35,7 +35,12 @@ pub fn level(text: &str) -> Result<Level> {
     if text.is_empty() {
         return Ok(Level::Default);
     }
-    text.parse().map_err(|e: clack_engine::player::ParseLevelError| FieldError::new("level", e.to_string()).into())
+    let level: Level =
+        text.parse().map_err(|e: clack_engine::player::ParseLevelError| FieldError::new("level", e.to_string()))?;
+    if !level.is_review() {
+        return Err(FieldError::new("level", "review at fast, default, strong or judge").into());
+    }
+    Ok(level)
 }
 
 fn key(game_id: &str, level: Level) -> String {
@@ -176,5 +181,25 @@ fn to_proto(game_id: &str, review: &Review, sequences: &[u64]) -> pb::GameReview
                 labels: s.labels.to_vec(),
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The levels kept for measuring (`legacy-strong`) are `clack arena`'s alone: a server
+    /// reviews at the four review levels and refuses the rest by name, as it seats only three.
+    #[test]
+    fn a_server_reviews_at_the_review_levels_only() {
+        for name in ["fast", "default", "strong", "judge", ""] {
+            assert!(level(name).is_ok(), "{name}");
+        }
+        for name in ["legacy-strong", "omniscient", "best"] {
+            assert!(level(name).is_err(), "{name}");
+        }
+        for seat in ["engine:judge", "engine:legacy-strong", "omniscient", "engine:omniscient"] {
+            assert_eq!(crate::engines::level(seat), None, "{seat} is no seat");
+        }
     }
 }
