@@ -1,6 +1,7 @@
 //! A real server on a real socket, and a tonic client that plays through the public contract.
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
+pub mod ladder;
 pub mod nginx;
 
 use std::net::SocketAddr;
