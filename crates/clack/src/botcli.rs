@@ -207,12 +207,12 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
         }
     );
     println!(
-        "{:<32} {:>6} {:>16} {:>16} {:>7} {:>13} {:>8}",
-        "bot", "wins", "win share ±95%", "mean score ±95%", "faults", "decision µs", "rating"
+        "{:<32} {:>6} {:>16} {:>16} {:>7} {:>13} {:>10} {:>10} {:>8}",
+        "bot", "wins", "win share ±95%", "mean score ±95%", "faults", "decision µs", "median µs", "worst µs", "rating"
     );
     for s in &standings {
         println!(
-            "{:<32} {:>6} {:>9.4} ±{:<6.4} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>8.0}",
+            "{:<32} {:>6} {:>9.4} ±{:<6.4} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>10.0} {:>10.0} {:>8.0}",
             s.label,
             s.wins,
             s.win_share,
@@ -221,6 +221,8 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
             s.score_ci95,
             s.faults,
             s.mean_decision.as_secs_f64() * 1e6,
+            s.median_decision.as_secs_f64() * 1e6,
+            s.slowest_decision.as_secs_f64() * 1e6,
             s.rating
         );
         ratings.insert(s.label.clone(), s.rating);

@@ -108,6 +108,8 @@ impl PlayedGame {
             faults: self.faults.clone(),
             decisions: self.decisions.clone(),
             time: self.nanos.iter().map(|&n| std::time::Duration::from_nanos(n)).collect(),
+            // Counted by the match while it ran; a record keeps the totals alone.
+            timings: Vec::new(),
         }
     }
 }
