@@ -91,6 +91,8 @@ fn a_match_played_by_hand_stands_as_one_played_by_play_next() {
         for s in &mut standings {
             // Decision times are measured, so they differ between the two.
             s.mean_decision = std::time::Duration::ZERO;
+            s.median_decision = std::time::Duration::ZERO;
+            s.slowest_decision = std::time::Duration::ZERO;
         }
         standings
     };
