@@ -1,36 +1,27 @@
-//! Clack's gRPC server.
+//! Clack's gRPC server, in rooms by concern.
 //!
-//! Owns the tonic services ([`service`]), the error-to-status mapping ([`error`]), who is asking
-//! ([`access`]: accounts, API keys, owners), who may do what ([`policy`]) and how much
-//! ([`quota`]), the hub of live games ([`hub`]) with one task per game ([`actor`]), views
-//! ([`view`]), secrets and seat tokens ([`auth`]), bot seats ([`bots`]), which shard a game lives
-//! on and listing across shards ([`shard`]), the state a cluster shares in PostgreSQL
-//! ([`cluster`]), the browser's way in ([`web`]: gRPC-Web and the
-//! app's files), metrics ([`metrics`]) and the tower stack and shutdown ([`serve`]). It does not
+//! From the bottom up: [`cluster`] (the database a cluster of shards shares), [`metrics`]
+//! (figures and the port that shows them), [`who`] (who asks, and what they may do), [`bots`]
+//! (the bot library, engine seats, remote bots), [`games`] (live games, views, the Play stream,
+//! shards), [`matches`] and [`ladder`] (games played by bots in series), [`review`] (the engine's
+//! reviews and a bot's decision explained), [`service`] (the tonic services, kept thin) and
+//! [`web`] (gRPC-Web, the app's files and the request deadline). A room uses only the rooms
+//! below it; every room may use the error mapping ([`error`]) and paging ([`paging`]). This file
+//! builds the tower stack and runs the server until shutdown ([`serve`]). The server does not
 //! know the rules beyond the `clack-rules` API, nor how the store keeps bytes.
 
-pub mod access;
-pub mod actor;
-pub mod auth;
 pub mod bots;
 pub mod cluster;
-pub mod deadline;
-pub mod engines;
 pub mod error;
-pub mod hub;
+pub mod games;
 pub mod ladder;
-pub mod library;
 pub mod matches;
 pub mod metrics;
 mod paging;
-pub mod play;
-pub mod policy;
-pub mod quota;
 pub mod review;
 pub mod service;
-pub mod shard;
-pub mod view;
 pub mod web;
+pub mod who;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -43,11 +34,11 @@ use clack_proto::v1::replay_service_server::ReplayServiceServer;
 use tokio::net::TcpListener;
 use tonic::transport::server::TcpIncoming;
 
-pub use access::Mode;
-pub use hub::{Hub, Limits};
-pub use library::BotLibrary;
-pub use quota::Quotas;
-pub use shard::ShardName;
+pub use bots::library::BotLibrary;
+pub use games::hub::{Hub, Limits};
+pub use games::shard::ShardName;
+pub use who::access::Mode;
+pub use who::quota::Quotas;
 
 /// How the server protects itself, and whether it keeps metrics.
 #[derive(Clone, Debug)]
@@ -60,7 +51,7 @@ pub struct ServeConfig {
     /// stops regardless.
     pub grace: Duration,
     /// The other shards (`name=url`), whose games `ListGames` shows too; empty for one shard.
-    pub peers: Vec<shard::Peer>,
+    pub peers: Vec<games::shard::Peer>,
     /// Where requests are counted ([`metrics::Metrics::install`]); `None` counts nothing.
     pub metrics: Option<Arc<metrics::Metrics>>,
     /// Whether the web app is served on the same port (gRPC-Web is served either way).
@@ -113,8 +104,8 @@ async fn run_with_grace<E>(
 }
 
 /// Forgets idle callers' rate-limiter state now and then.
-async fn forget_idle_callers(meter: Arc<quota::Meter>) {
-    let mut every = tokio::time::interval(quota::FORGET_EVERY);
+async fn forget_idle_callers(meter: Arc<who::quota::Meter>) {
+    let mut every = tokio::time::interval(who::quota::FORGET_EVERY);
     loop {
         every.tick().await;
         meter.forget_idle();
@@ -160,8 +151,8 @@ pub async fn serve(
     let (closing, closed) = tokio::sync::watch::channel(false);
     let grace_watch = closed.clone();
     let forget = tokio::spawn(forget_idle_callers(gate.meter.clone()));
-    let sessions = Arc::new(play::Sessions::default());
-    let shards = Arc::new(shard::Shards::new(hub.shard(), &config.peers)?);
+    let sessions = Arc::new(games::play::Sessions::default());
+    let shards = Arc::new(games::shard::Shards::new(hub.shard(), &config.peers)?);
     let games = service::GameApi { hub: hub.clone(), gate: gate.clone(), closing: closed, sessions, shards };
     let mut grpc = web::no_routes()
         .add_service(health_service)
@@ -179,7 +170,7 @@ pub async fn serve(
         grpc = grpc.add_service(BotServiceServer::new(bots));
     }
     let inner = web::Inner {
-        deadline: deadline::DeadlineLayer { timeout: config.request_timeout },
+        deadline: web::deadline::DeadlineLayer { timeout: config.request_timeout },
         metrics: config.metrics.clone(),
     };
     // HTTP/1.1 too: browsers speak gRPC-Web and fetch the app's files over it.

@@ -3,7 +3,7 @@
 use std::convert::Infallible;
 use std::time::Duration;
 
-use clack_server::deadline::DeadlineLayer;
+use clack_server::web::deadline::DeadlineLayer;
 use tonic::codegen::http;
 use tower::{Layer, Service, ServiceExt};
 

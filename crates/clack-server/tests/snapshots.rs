@@ -7,7 +7,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use clack_proto::v1 as pb;
-use clack_server::actor::Caller;
+use clack_server::games::actor::Caller;
 use clack_server::{Hub, Limits};
 use clack_store::{Durability, Durable, FlushHook, MemoryStore};
 
@@ -47,8 +47,11 @@ async fn reads_do_not_wait_for_a_move_being_flushed_nor_show_it() {
     let store = FlushHook { inner: MemoryStore::new(), hook: Box::new(move || at_gate.pass()) };
     let durable = Durable::new(Arc::new(store), Durability::Batched).expect("writer");
     let hub = Hub::open(durable, None, Limits::default()).await.expect("hub");
-    let id =
-        hub.create(straight_for_two(), &clack_server::access::Identity::anonymous()).await.expect("created").game_id;
+    let id = hub
+        .create(straight_for_two(), &clack_server::who::access::Identity::anonymous())
+        .await
+        .expect("created")
+        .game_id;
     let mut tokens = Vec::new();
     for seat in 0..2 {
         tokens.push(hub.join(&id, Some(seat), format!("p{seat}")).await.expect("joined").seat_token);
@@ -63,7 +66,7 @@ async fn reads_do_not_wait_for_a_move_being_flushed_nor_show_it() {
     gate.set_shut(true);
     let acting = tokio::spawn({
         let (hub, id, caller) = (hub.clone(), id.clone(), caller.clone());
-        async move { hub.act(&id, caller, legal.sequence, clack_server::actor::Move::Proto(action), false).await }
+        async move { hub.act(&id, caller, legal.sequence, clack_server::games::actor::Move::Proto(action), false).await }
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!acting.is_finished(), "the move waits for its flush");

@@ -305,7 +305,7 @@ fn keyed<T>(message: T) -> anyhow::Result<Request<T>> {
     if let Ok(key) = std::env::var("CLACK_KEY") {
         request
             .metadata_mut()
-            .insert(clack_server::access::KEY_HEADER, key.trim().parse().context("CLACK_KEY is not text")?);
+            .insert(clack_server::who::access::KEY_HEADER, key.trim().parse().context("CLACK_KEY is not text")?);
     }
     Ok(request)
 }

@@ -50,7 +50,7 @@ pub(crate) async fn backup(args: &BackupArgs) -> anyhow::Result<()> {
     let key = admin_key(args)?;
     let channel = Channel::from_shared(args.server.clone())?.connect().await.context("cannot reach the server")?;
     let mut request = Request::new(pb::BackupRequest {});
-    request.metadata_mut().insert(clack_server::access::KEY_HEADER, key.parse().context("the key is not text")?);
+    request.metadata_mut().insert(clack_server::who::access::KEY_HEADER, key.parse().context("the key is not text")?);
     let mut stream = AdminServiceClient::new(channel).backup(request).await?.into_inner();
     // Written beside the target and renamed at the end, so that a file named `--out` is whole.
     let partial = args.out.with_extension("partial");

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use clack_proto::v1 as pb;
 use clack_proto::v1::game_service_client::GameServiceClient;
-use clack_server::access::Identity;
-use clack_server::library::Asker;
+use clack_server::bots::library::Asker;
+use clack_server::who::access::Identity;
 use clack_server::{Hub, Limits, ServeConfig};
 use clack_store::{Durability, Durable, SledStore};
 use tonic::Request;

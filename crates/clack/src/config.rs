@@ -431,8 +431,8 @@ impl Settings {
         if !(self.ladder_share > 0.0 && self.ladder_share <= 1.0) {
             anyhow::bail!("ladder-share must be above 0 and at most 1 (not {})", self.ladder_share);
         }
-        if !clack_server::engines::is_engine(&self.ladder_anchor)
-            || clack_server::engines::check(&self.ladder_anchor, clack_engine::VERSION).is_err()
+        if !clack_server::bots::engines::is_engine(&self.ladder_anchor)
+            || clack_server::bots::engines::check(&self.ladder_anchor, clack_engine::VERSION).is_err()
         {
             anyhow::bail!("ladder-anchor must be an engine level: engine:fast, engine:default or engine:strong");
         }
@@ -456,8 +456,8 @@ impl Settings {
     }
 
     /// The other shards, checked: the one place `--peers` is read.
-    pub(crate) fn peer_list(&self) -> anyhow::Result<Vec<clack_server::shard::Peer>> {
-        clack_server::shard::parse_peers(&self.peers).map_err(|e| anyhow::anyhow!("peers: {e}"))
+    pub(crate) fn peer_list(&self) -> anyhow::Result<Vec<clack_server::games::shard::Peer>> {
+        clack_server::games::shard::parse_peers(&self.peers).map_err(|e| anyhow::anyhow!("peers: {e}"))
     }
 
     /// Where `/metrics` is served, if anywhere.

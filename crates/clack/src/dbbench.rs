@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clack_proto::v1 as pb;
-use clack_server::cluster::{Database, index};
+use clack_server::cluster::Database;
+use clack_server::games::index;
 use clack_store::{Cursor, ListQuery};
 
 /// The synthetic shard's name.

@@ -53,7 +53,7 @@ fn admin_key(args: &Args) -> anyhow::Result<String> {
 /// A request carrying the admin key.
 fn keyed<T>(message: T, key: &str) -> anyhow::Result<Request<T>> {
     let mut request = Request::new(message);
-    request.metadata_mut().insert(clack_server::access::KEY_HEADER, key.parse().context("the key is not text")?);
+    request.metadata_mut().insert(clack_server::who::access::KEY_HEADER, key.parse().context("the key is not text")?);
     Ok(request)
 }
 

@@ -27,7 +27,7 @@ pub(crate) async fn events(args: &Args) -> anyhow::Result<Vec<pb::Event>> {
         let mut client = clack_proto::v1::replay_service_client::ReplayServiceClient::connect(addr.clone()).await?;
         let mut request = tonic::Request::new(pb::GetLogRequest { game_id: args.game.clone() });
         // The game's id as routing metadata, so that a proxy in front of shards finds its shard.
-        request.metadata_mut().insert(clack_server::shard::GAME_HEADER, args.game.parse()?);
+        request.metadata_mut().insert(clack_server::games::shard::GAME_HEADER, args.game.parse()?);
         return Ok(client.get_log(request).await?.into_inner().events);
     }
     let Some(path) = &args.file else { bail!("give --addr or --file") };

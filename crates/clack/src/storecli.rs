@@ -128,7 +128,7 @@ impl Template {
                 log.apply(event)?;
             }
             applied = end;
-            cuts.push((end, clack_server::view::summary(&log)));
+            cuts.push((end, clack_server::games::view::summary(&log)));
         }
         Ok(Template { events, cuts, players: options.players() })
     }

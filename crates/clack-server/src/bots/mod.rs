@@ -1,11 +1,18 @@
 //! Seats played by bots. The server asks a [`BotHost`] for a decision whenever a bot seat is to
 //! move. A decision that fails in any way (an error, a limit, the deadline, an answer that is not
 //! a legal action) never stops the game: it is recorded as a `BotFaulted` event, and the first
-//! legal action is played in its place. [`explain`] runs one decision of a finished game again
-//! for the bot's owner.
+//! legal action is played in its place.
+//!
+//! The room holds everything that makes a bot: the library of uploaded scripts and their
+//! versions, statistics and pool of threads ([`library`]), its tables in the shared database
+//! when the server is a shard ([`shared`]), the engine's seats ([`engines`]) and bots that play
+//! over a stream from elsewhere ([`remote`]). It must not know live games: the hub asks it for
+//! decisions through [`BotHost`], never the other way round.
 
-pub mod explain;
+pub mod engines;
+pub mod library;
 pub mod remote;
+pub(crate) mod shared;
 
 use std::future::Future;
 use std::pin::Pin;

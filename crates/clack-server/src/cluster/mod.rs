@@ -1,24 +1,23 @@
-//! The state a cluster of shards shares, in PostgreSQL: the room for everything that must be
-//! one thing across shards rather than one per server.
+//! The database a cluster of shards shares (PostgreSQL): the connection, the schema, and the
+//! follower that keeps each shard's memory in step with the tables.
 //!
-//! Without `--database` a server keeps all of it in its own sled store and this module is not
-//! used. With it, the parts moved here so far are accounts and API keys ([`accounts`]), bots
-//! and their versions and statistics ([`bots`]), the index of every shard's games behind
-//! `ListGames` ([`index`]) and the registry of shards with their heartbeats ([`shards`]); each
-//! shard still keeps its games' event logs in its own store, and nothing on a move's path ever
-//! calls the database.
+//! Without `--database` a server keeps everything in its own sled store and this module is not
+//! used. With it, the rooms that own shared state keep their own tables through it: accounts and
+//! API keys ([`crate::who::shared`]), bots and their versions and statistics
+//! ([`crate::bots::shared`]) and the index of every shard's games behind `ListGames`
+//! ([`crate::games::index`]); the registry of shards with their heartbeats ([`shards`]) is the
+//! cluster's own. Each shard still keeps its games' event logs in its own store, and nothing on
+//! a move's path ever calls the database.
 //!
 //! [`Database`] owns the pool of connections, runs every call under one bound
 //! ([`Database::call`]), and turns every failure, and a database that does not answer in time,
 //! into [`Error::Database`](crate::error::Error::Database), which a client sees as UNAVAILABLE
 //! naming the database: a shard whose database is away or hung keeps playing its games and
-//! refuses only what needs shared state. [`migrate`] owns the schema. This module knows nothing
-//! of gRPC beyond that error, and nothing of games.
+//! refuses only what needs shared state. [`migrate`] owns the schema, [`follow`] the reading of
+//! what other shards changed. This module is the lowest room of the server: it knows nothing of
+//! gRPC beyond that error, of games, of bots or of accounts.
 
-pub(crate) mod accounts;
-pub(crate) mod bots;
 pub(crate) mod follow;
-pub mod index;
 pub mod migrate;
 pub mod shards;
 

@@ -38,12 +38,12 @@ use clack_rules::{Seat, straight, streets};
 use prost::Message;
 use tokio::sync::watch;
 
-use crate::access::{Owner, OwnerRecord, Principal};
+use crate::bots::library::{Background, BotLibrary};
 use crate::error::{Error, Result};
-use crate::hub::Hub;
-use crate::library::{Background, BotLibrary};
+use crate::games::hub::Hub;
 use crate::matches::table::Table;
 use crate::paging::Page;
+use crate::who::access::{Owner, OwnerRecord, Principal};
 
 /// How the operator runs the ladder.
 #[derive(Clone, Debug, PartialEq)]
@@ -303,7 +303,7 @@ impl Ladder {
     ) -> Result<Arc<Ladder>> {
         let running = settings.is_some();
         let settings = settings.unwrap_or_default();
-        if !crate::engines::is_engine(&settings.anchor) {
+        if !crate::bots::engines::is_engine(&settings.anchor) {
             return Err(Error::Internal(format!("the ladder's anchor {} is not an engine level", settings.anchor)));
         }
         let mut boards = HashMap::new();

@@ -12,7 +12,7 @@
 //! match). When the last game is recorded the match is marked finished, and then its standings
 //! are added to its bots' statistics: a stop between the two loses that match's statistics
 //! rather than counting them twice. On a cluster's shard the database counts a match once
-//! whatever happens ([`crate::cluster::bots`]), so there the statistics are added first and a
+//! whatever happens ([`crate::bots::shared`]), so there the statistics are added first and a
 //! stop between the two counts them when the match resumes. A server shutting down lets the game in play finish and
 //! starts no other; the match resumes at the next start.
 //!
@@ -36,11 +36,11 @@ use prost::Message;
 use tokio::sync::{mpsc, watch};
 use tonic::Status;
 
-use crate::access::{OwnerRecord, new_owner};
+use crate::bots::library::{Asker, BotLibrary};
 use crate::error::{Error, Result};
-use crate::hub::Hub;
-use crate::library::{Asker, BotLibrary};
+use crate::games::hub::Hub;
 use crate::paging::Page;
+use crate::who::access::{OwnerRecord, new_owner};
 use table::Table;
 
 /// The store's prefix of match records.

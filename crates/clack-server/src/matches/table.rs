@@ -12,12 +12,12 @@ use clack_proto::v1 as pb;
 use clack_rules::game::Options;
 use rhai::Engine;
 
-use crate::access::OwnerRecord;
 use crate::bots::BotHost;
+use crate::bots::library::{Background, BotLibrary, START_RATING};
 use crate::error::{Error, Result};
-use crate::hub::Hub;
-use crate::library::{Background, BotLibrary, START_RATING};
+use crate::games::hub::Hub;
 use crate::metrics::{BotFigures, Decider, PlayedIn};
+use crate::who::access::OwnerRecord;
 
 /// The entrants of a match, one per seat before rotation.
 pub(crate) struct Table {
@@ -60,8 +60,8 @@ impl Table {
         field: &str,
     ) -> Result<()> {
         let version = entrant.version.as_deref();
-        if crate::engines::is_engine(&entrant.bot_id) {
-            let level = crate::engines::check(&entrant.bot_id, version.unwrap_or_default())?;
+        if crate::bots::engines::is_engine(&entrant.bot_id) {
+            let level = crate::bots::engines::check(&entrant.bot_id, version.unwrap_or_default())?;
             let rating = kept.unwrap_or(START_RATING);
             self.entrants.push(Entrant { label: level.seat_name(), player: Player::Engine(level), rating });
             let version = clack_engine::VERSION.to_owned();
@@ -118,7 +118,7 @@ impl Table {
         let (log, events) = GameLog::create(&hub.new_game_id(), self.options, specs, next.seed, crate::now())?;
         if seats.iter().any(|s| matches!(s.player, Sitter::Remote)) {
             let (log, events) = hub.play_live(log, events, owner, purpose).await?;
-            return Ok((crate::view::summary(&log), result_of(&log, &events)));
+            return Ok((crate::games::view::summary(&log), result_of(&log, &events)));
         }
         let (engine, limits) = library.runner();
         let figures = library.figures().map(|figures| (figures, PlayedIn::of_purpose(purpose)));
@@ -129,7 +129,7 @@ impl Table {
         };
         hub.store_played(&log, events, owner).await?;
         tracing::debug!(game = log.id(), index = next.index, "match game stored");
-        Ok((crate::view::summary(&log), result))
+        Ok((crate::games::view::summary(&log), result))
     }
 
     /// The results to report for `standings` (the arena's, in the order of the entrants).
@@ -152,7 +152,7 @@ impl Table {
     /// Adds a finished match's standings to its bots' statistics and ratings. An engine keeps
     /// none in the library: it is not an uploaded bot.
     pub(crate) async fn count(&self, library: &BotLibrary, match_id: &str, standings: &[Standing]) -> Result<()> {
-        let seats: Vec<crate::library::MatchSeat<'_>> = (0u32..)
+        let seats: Vec<crate::bots::library::MatchSeat<'_>> = (0u32..)
             .zip(self.seated.iter().zip(standings).zip(&self.entrants))
             .filter(|(_, ((entrant, _), _))| matches!(entrant.player, Sitter::Script(_)))
             .map(|(seat, ((entrant, standing), started))| {
@@ -242,7 +242,8 @@ fn play_out(
                 (chosen, decision.elapsed, Decider::Script)
             }
             Sitter::Engine(level) => {
-                let (action, elapsed) = crate::engines::decide(log.game().options(), log.steps(), *level, log.seed());
+                let (action, elapsed) =
+                    crate::bots::engines::decide(log.game().options(), log.steps(), *level, log.seed());
                 (action.map_err(|e| ("error".to_owned(), e.to_string())), elapsed, Decider::Engine)
             }
             Sitter::Remote => {

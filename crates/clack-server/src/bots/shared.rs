@@ -2,24 +2,24 @@
 //! be seated on every shard.
 //!
 //! Every shard holds every bot's summary (versions, owner, statistics) in memory, as a single
-//! server does ([`crate::library`]), and follows the tables ([`super::follow`]). A version's
+//! server does ([`crate::bots::library`]), and follows the tables ([`crate::cluster::follow`]). A version's
 //! source is not followed: a shard reads it the first time it plays that version, and keeps it,
 //! since a version never changes. Statistics are added in one `UPDATE … SET games = games + …`,
 //! so two shards recording games of the same version at once lose nothing. Every write answers
 //! the rows it wrote as they now stand, which the shard takes in as it takes the follower's
-//! ([`crate::library::BotLibrary::apply_shared`]), never a copy of its memory from before.
+//! ([`crate::bots::library::BotLibrary::apply_shared`]), never a copy of its memory from before.
 //!
 //! The quotas on bots per owner and versions per bot are counted here, where the bots are kept:
 //! in the transaction that adds one, after a lock that makes the owner's new bots, and each
 //! bot's new versions, take turns, so that shards adding at once count each other's. This
 //! module knows the tables and the SQL; who may upload or retire, and the quotas' numbers, are
-//! the library's, [`crate::policy`]'s and [`crate::quota`]'s.
+//! the library's, [`crate::who::policy`]'s and [`crate::who::quota`]'s.
 
-use super::follow::{CHANGED_SINCE, Followed};
-use super::{Database, Failure};
+use crate::bots::library::BotLibrary;
+use crate::cluster::follow::{CHANGED_SINCE, Followed};
+use crate::cluster::{Database, Failure};
 use crate::error::{Error, Result};
-use crate::library::BotLibrary;
-use crate::quota::Counted;
+use crate::who::quota::Counted;
 use clack_proto::v1 as pb;
 
 /// A bot as the database keeps it, versions apart.
@@ -28,7 +28,7 @@ pub(crate) struct BotRow {
     pub(crate) id: String,
     pub(crate) kind: i32,
     pub(crate) remote: bool,
-    /// [`crate::access::Owner::store_form`].
+    /// [`crate::who::access::Owner::store_form`].
     pub(crate) owner: Vec<u8>,
     pub(crate) quota_key: String,
     pub(crate) owner_shown: String,
@@ -99,7 +99,7 @@ fn version_row(row: &tokio_postgres::Row) -> VersionRow {
 /// Every bot and version row written at or after transaction `from` (`"0"` for all), read in
 /// one snapshot, and where the next read starts.
 pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
-    super::follow::in_snapshot(database, "reading bots", async |transaction| {
+    crate::cluster::follow::in_snapshot(database, "reading bots", async |transaction| {
         rows(transaction, [CHANGED_SINCE; 2], from).await
     })
     .await

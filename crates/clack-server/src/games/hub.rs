@@ -17,17 +17,17 @@ use clack_log::convert::FieldError;
 use clack_rules::game::Kind;
 use prost::Message;
 
-use crate::access::{Access, Identity, Mode, Owner, OwnerRecord, Principal, new_owner, owner_key};
-use crate::actor::{Actor, Caller, Command, Move, Snapshot, Subscription};
-use crate::auth;
 use crate::bots::BotHost;
-use crate::cluster::index::Index;
 use crate::error::{Error, Result};
+use crate::games::actor::{Actor, Caller, Command, Move, Snapshot, Subscription};
+use crate::games::index::Index;
+use crate::games::shard::ShardName;
+use crate::games::view;
 use crate::metrics::PlayedIn;
-use crate::policy::{self, Action};
-use crate::quota::{self, Meter, Quotas};
-use crate::shard::ShardName;
-use crate::view;
+use crate::who::access::{Access, Identity, Mode, Owner, OwnerRecord, Principal, new_owner, owner_key};
+use crate::who::auth;
+use crate::who::policy::{self, Action};
+use crate::who::quota::{self, Meter, Quotas};
 
 /// A seat offer for a remote bot's program, with where to send it.
 type RemoteOffer = (Arc<crate::bots::remote::Remotes>, String, String, pb::SeatOffer);
@@ -333,7 +333,7 @@ impl Hub {
         mut request: pb::CreateGameRequest,
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
-        crate::engines::pin_versions(&mut request.seats);
+        crate::bots::engines::pin_versions(&mut request.seats);
         let options = clack_log::convert::options_from_proto(request.options.as_ref())?;
         let table = clack_log::convert::table_from_proto(request.options.as_ref())?;
         self.check_bot_seats(options.kind(), &request.seats).await?;
@@ -352,7 +352,7 @@ impl Hub {
         mut request: pb::ForkGameRequest,
         caller: &Identity,
     ) -> Result<pb::CreateGameResponse> {
-        crate::engines::pin_versions(&mut request.seats);
+        crate::bots::engines::pin_versions(&mut request.seats);
         let parent = self.full_log(game_id).await?;
         let kind = GameLog::begin(parent.first().ok_or_else(|| Error::NotFound(format!("no game {game_id}")))?)
             .map_err(|error| Error::DataLoss { game: game_id.to_owned(), error })?
@@ -363,7 +363,7 @@ impl Hub {
         let seed = request.seed.unwrap_or_else(rand::random);
         let id = self.limits.shard.new_game_id();
         let redeal = match request.redeal_for {
-            Some(seat) => Some(crate::engines::redeal(&parent, request.sequence, seat, seed)?),
+            Some(seat) => Some(crate::bots::engines::redeal(&parent, request.sequence, seat, seed)?),
             None => None,
         };
         let (log, events) =

@@ -1,18 +1,18 @@
 //! Accounts and API keys in the shared database, and how a shard follows them.
 //!
 //! Every shard holds all accounts and keys in memory, as a single server does
-//! ([`crate::access`]), so identifying a request never waits on the database. Writes (a new
+//! ([`crate::who::access`]), so identifying a request never waits on the database. Writes (a new
 //! account, a new key, a revocation) go to the database first and then into this shard's
-//! memory; the other shards learn of them through the follower ([`super::follow`]), so a
+//! memory; the other shards learn of them through the follower ([`crate::cluster::follow`]), so a
 //! revocation made on any shard is refused on every shard within a second.
 //!
 //! This module knows the tables and the SQL; what a key means and who may make one are
-//! [`crate::access`]'s and [`crate::policy`]'s.
+//! [`crate::who::access`]'s and [`crate::who::policy`]'s.
 
-use super::follow::{CHANGED_SINCE, Followed};
-use super::{Database, Failure};
-use crate::access::{Access, AccountRecord, KeyRecord};
+use crate::cluster::follow::{CHANGED_SINCE, Followed};
+use crate::cluster::{Database, Failure};
 use crate::error::Result;
+use crate::who::access::{Access, AccountRecord, KeyRecord};
 
 /// What changed since a shard last read.
 #[derive(Debug, Default)]
@@ -38,7 +38,7 @@ impl Followed for Access {
 /// Every row written at or after transaction `from` (`"0"` for all), read in one snapshot, and
 /// where the next read starts.
 pub(crate) async fn changes(database: &Database, from: &str) -> Result<(Changes, String)> {
-    super::follow::in_snapshot(database, "reading accounts and keys", async |transaction| {
+    crate::cluster::follow::in_snapshot(database, "reading accounts and keys", async |transaction| {
         rows(transaction, [CHANGED_SINCE; 2], from).await
     })
     .await

@@ -3,10 +3,10 @@
 //! A bot's id is its name; each upload of new source adds a version (the hash of the source).
 //! Sources live under `botsrc/{id}/{version}`, a bot's summary (versions, ratings, statistics)
 //! under `bot/{id}`, and who owns it under `owner/bot/{id}`; on a cluster's shard
-//! (`--database`), in the shared database instead ([`crate::cluster::bots`]), which the library
+//! (`--database`), in the shared database instead ([`crate::bots::shared`]), which the library
 //! follows so that every shard can seat every bot. Whether a caller may upload, read or
-//! retire a bot is asked of [`crate::policy`]; how many bots and versions it may keep, of
-//! [`crate::quota`].
+//! retire a bot is asked of [`crate::who::policy`]; how many bots and versions it may keep, of
+//! [`crate::who::quota`].
 //!
 //! Decisions run on tokio's blocking threads, at most one per core at a time (a fair
 //! semaphore), so scripts never stall the async runtime and never crowd out request handling.
@@ -31,15 +31,15 @@ use prost::Message;
 use rhai::Engine;
 use tokio::sync::Semaphore;
 
-use crate::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
 use crate::bots::remote::{self, Remotes};
+use crate::bots::shared::{self as shared_bots, BotRow};
 use crate::bots::{BotHost, Decision, Fault};
 use crate::cluster::Database;
-use crate::cluster::bots::{self as shared_bots, BotRow};
 use crate::error::{Error, Result};
 use crate::metrics::{BotFigures, Decider, PlayedIn};
-use crate::policy::{self, Action};
-use crate::quota::{Counted, Meter};
+use crate::who::access::{Identity, Mode, Owner, OwnerRecord, new_owner};
+use crate::who::policy::{self, Action};
+use crate::who::quota::{Counted, Meter};
 
 /// Who is asking the library, and the server's rules for them.
 #[derive(Clone, Copy, Debug)]
@@ -784,7 +784,7 @@ impl BotLibrary {
     async fn engine_decides(&self, level: clack_engine::Level, log: &GameLog) -> Decision {
         let (options, steps, seed) = (log.game().options(), log.steps().to_vec(), log.seed());
         let (action, elapsed) = self
-            .blocking(move || crate::engines::decide(options, &steps, level, seed))
+            .blocking(move || crate::bots::engines::decide(options, &steps, level, seed))
             .await
             .map_err(|e| Fault { reason: "error".into(), detail: e.to_string() })?;
         self.decided(PlayedIn::Game, Decider::Engine, elapsed);
@@ -886,7 +886,7 @@ impl BotHost for BotLibrary {
         seat: Seat,
     ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
         Box::pin(async move {
-            if let Some(level) = crate::engines::level(bot_id) {
+            if let Some(level) = crate::bots::engines::level(bot_id) {
                 return self.engine_decides(level, log).await;
             }
             let bot = self
@@ -917,8 +917,8 @@ impl BotHost for BotLibrary {
     }
 
     fn playable(&self, bot_id: &str, version: &str) -> Result<Option<Kind>> {
-        if crate::engines::is_engine(bot_id) {
-            return crate::engines::check(bot_id, version).map(|_| None);
+        if crate::bots::engines::is_engine(bot_id) {
+            return crate::bots::engines::check(bot_id, version).map(|_| None);
         }
         let (summary, _) = self.resolve_playable(bot_id, Some(version))?;
         if summary.remote {
@@ -942,7 +942,7 @@ impl BotHost for BotLibrary {
     ) -> Pin<Box<dyn Future<Output = Result<()>> + Send + 'a>> {
         Box::pin(async move {
             let Some(database) = &self.shared else { return Ok(()) };
-            if crate::engines::is_engine(bot_id) || self.knows(bot_id, version) {
+            if crate::bots::engines::is_engine(bot_id) || self.knows(bot_id, version) {
                 return Ok(());
             }
             self.apply_shared(shared_bots::one(database, bot_id).await?);

@@ -24,10 +24,10 @@ use clack_store::{Cursor, Durable, ListQuery, Page};
 use prost::Message;
 use tokio::sync::mpsc;
 
-use super::Database;
+use crate::cluster::Database;
 use crate::error::{Error, Result};
 // Where the hub keeps the levels of kept reviews (`reviewed/{game}`), read to reconcile.
-use crate::hub::REVIEWED;
+use crate::games::hub::REVIEWED;
 
 /// The most games one upsert writes.
 const BATCH: usize = 256;
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn the_live_statuses_are_the_ones_the_partial_index_names() {
-        let sql = include_str!("migrations/0003_game_index.sql");
+        let sql = include_str!("../cluster/migrations/0003_game_index.sql");
         assert!(sql.contains("WHERE status IN (1, 2)"));
         assert_eq!((pb::GameStatus::Waiting as i32, pb::GameStatus::Active as i32), (1, 2));
     }

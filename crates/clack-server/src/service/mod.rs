@@ -1,6 +1,6 @@
 //! The gRPC services: learn who asks and whether they may ([`Gate`]), read and check the request,
 //! call the hub, shape the reply. Nothing here knows the rules or decides who may do what (that is
-//! [`crate::policy`]); every error goes through `Status::from(Error)`.
+//! [`crate::who::policy`]); every error goes through `Status::from(Error)`.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -15,15 +15,15 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use crate::access::{Access, Identity};
-use crate::actor::{Caller, Move};
-use crate::auth;
+use crate::bots::library::Asker;
 use crate::error::Error;
-use crate::hub::Hub;
-use crate::library::Asker;
-use crate::policy::{self, Action};
-use crate::quota::Meter;
-use crate::shard::{self, ShardName, Shards};
+use crate::games::actor::{Caller, Move};
+use crate::games::hub::Hub;
+use crate::games::shard::{self, ShardName, Shards};
+use crate::who::access::{Access, Identity};
+use crate::who::auth;
+use crate::who::policy::{self, Action};
+use crate::who::quota::Meter;
 
 type Reply<T> = Result<Response<T>, Status>;
 type EventStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
@@ -102,7 +102,7 @@ pub struct GameApi {
     /// Turns true when the server starts to shut down; open streams then end.
     pub closing: watch::Receiver<bool>,
     /// The open `Play` stream of each seat.
-    pub sessions: Arc<crate::play::Sessions>,
+    pub sessions: Arc<crate::games::play::Sessions>,
     /// The other shards, whose games `ListGames` shows too.
     pub shards: Arc<Shards>,
 }
@@ -227,7 +227,7 @@ impl GameService for GameApi {
 
     async fn play(&self, request: Request<tonic::Streaming<pb::PlayRequest>>) -> Reply<Self::PlayStream> {
         self.gate.admit(&request, Action::Use).await?;
-        let stream = crate::play::start(self.hub.clone(), self.sessions.clone(), self.closing.clone(), request);
+        let stream = crate::games::play::start(self.hub.clone(), self.sessions.clone(), self.closing.clone(), request);
         Ok(Response::new(Box::pin(stream)))
     }
 
@@ -396,7 +396,7 @@ impl ReplayService for ReplayApi {
 /// Implements `clack.v1.BotService`.
 #[derive(Debug, Clone)]
 pub struct BotApi {
-    pub library: Arc<crate::library::BotLibrary>,
+    pub library: Arc<crate::bots::library::BotLibrary>,
     pub gate: Gate,
     /// Where a match's games are stored.
     pub hub: Arc<Hub>,
@@ -491,7 +491,7 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
         let identity = self.gate.admit(&request, Action::Use).await?;
         self.gate.game(&request, &request.get_ref().game_id)?;
         let asker = self.gate.asker(&identity);
-        Ok(Response::new(crate::bots::explain::explain(&self.hub, &self.library, request.get_ref(), asker).await?))
+        Ok(Response::new(crate::review::explain::explain(&self.hub, &self.library, request.get_ref(), asker).await?))
     }
 }
 

@@ -18,8 +18,8 @@
 //! This module knows nothing of the network or the store: it is given who asks and what they
 //! want, and answers yes or the error to send.
 
-use crate::access::{Identity, Mode, Owner, Principal};
 use crate::error::{Error, Result};
+use crate::who::access::{Identity, Mode, Owner, Principal};
 
 /// What a request wants to do.
 #[derive(Clone, Copy, Debug)]
@@ -64,7 +64,7 @@ pub enum Action<'a> {
 fn closed() -> Error {
     Error::Unauthenticated(format!(
         "this server serves accounts only: send an API key as `{}: <key>`",
-        crate::access::KEY_HEADER
+        crate::who::access::KEY_HEADER
     ))
 }
 
@@ -125,7 +125,7 @@ fn owner_name(owner: &Owner) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth;
+    use crate::who::auth;
 
     fn account(name: &str, admin: bool) -> Identity {
         Identity { who: Principal::Account { name: name.into(), admin }, owner_token: None }

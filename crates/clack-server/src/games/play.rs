@@ -24,11 +24,11 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Status, Streaming};
 
-use crate::actor::{Caller, Move};
-use crate::auth;
 use crate::error::Error;
-use crate::hub::Hub;
+use crate::games::actor::{Caller, Move};
+use crate::games::hub::Hub;
 use crate::service::{Feed, game_id};
+use crate::who::auth;
 
 /// Each seat's (game id, seat) open session: its id, and what ends it.
 type Open = HashMap<(String, u8), (u64, oneshot::Sender<()>)>;
@@ -128,7 +128,7 @@ async fn run(
         _ => return Err(Error::from(clack_log::convert::FieldError::new("hello", "send PlayHello first")).into()),
     };
     let id = game_id(&hello.game_id).map_err(Error::from)?.to_owned();
-    crate::shard::check_route(hub.shard(), &metadata, &id)?;
+    crate::games::shard::check_route(hub.shard(), &metadata, &id)?;
     let caller = Caller { seat: hello.seat.map(seat_number).transpose()?, token };
     if caller.token.is_none() {
         return Err(

@@ -14,8 +14,8 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
-use crate::access::Principal;
 use crate::error::{Error, Result};
+use crate::who::access::Principal;
 
 /// The numbers; 0 turns a quota off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,9 +19,9 @@ use clack_proto::v1::event::Payload;
 use clack_rules::Seat;
 use clack_rules::game::Game;
 
+use crate::bots::library::{Asker, BotLibrary, history_of};
 use crate::error::{Error, Result};
-use crate::hub::Hub;
-use crate::library::{Asker, BotLibrary, history_of};
+use crate::games::hub::Hub;
 
 /// One bot decision of a log, as the game recorded it.
 struct Recorded {
@@ -127,9 +127,12 @@ fn seat(seat: u32) -> Result<Seat> {
 /// The bot version in `seat`; an error for a seat a person or the engine played.
 fn bot_at(log: &GameLog, seat: Seat) -> Result<(String, String)> {
     match log.seats().get(seat.index()) {
-        Some(Occupant::Bot { bot_id, .. }) if crate::engines::is_engine(bot_id) => Err(Error::FailedPrecondition(
-            format!("seat {} is played by {bot_id}, Clack's engine: ReviewGame explains its moves", seat.0),
-        )),
+        Some(Occupant::Bot { bot_id, .. }) if crate::bots::engines::is_engine(bot_id) => {
+            Err(Error::FailedPrecondition(format!(
+                "seat {} is played by {bot_id}, Clack's engine: ReviewGame explains its moves",
+                seat.0
+            )))
+        }
         Some(Occupant::Bot { bot_id, version }) => Ok((bot_id.clone(), version.clone())),
         _ => Err(FieldError::new(
             "sequence",

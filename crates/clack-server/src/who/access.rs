@@ -5,7 +5,7 @@
 //! each key's SHA-256 hash, compares hashes in constant time, and holds every key in memory, so
 //! identifying a request costs one hash and one map lookup and a revocation takes effect at once.
 //! Keys and accounts live in the store's small records (`account/<name>`, `key/<id>`), or, on a
-//! cluster's shard (`--database`), in the shared database ([`crate::cluster::accounts`]), which
+//! cluster's shard (`--database`), in the shared database ([`crate::who::shared`]), which
 //! each shard follows. There a shard that cannot reach the database keeps accepting the keys it
 //! knows for a grace time (`--database-key-grace-secs`) after it last heard from it, and then
 //! refuses keys with UNAVAILABLE: a key revoked meanwhile must not live on unnoticed.
@@ -14,7 +14,7 @@
 //! belongs to the account `admin`; it is kept under the id `bootstrap` and replaced at every start.
 //!
 //! This module says *who* a request comes from. What that caller may do is decided in
-//! [`crate::policy`], and how much of it in [`crate::quota`].
+//! [`crate::who::policy`], and how much of it in [`crate::who::quota`].
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -27,9 +27,10 @@ use clack_store::Durable;
 use prost::Message;
 use tonic::metadata::MetadataMap;
 
-use crate::auth::{self, TokenHash};
-use crate::cluster::{Database, accounts};
+use crate::cluster::Database;
 use crate::error::{Error, Result};
+use crate::who::auth::{self, TokenHash};
+use crate::who::shared as accounts;
 
 /// The metadata key that carries an account's API key.
 pub const KEY_HEADER: &str = "x-clack-key";

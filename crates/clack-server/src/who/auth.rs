@@ -1,6 +1,6 @@
 //! Secrets: made at random, given to their holder once, kept only as SHA-256 hashes and compared
 //! in constant time. Seat tokens (made when a seat is claimed) travel as
-//! `authorization: Bearer <token>`; API keys and owner tokens ([`crate::access`]) use the same
+//! `authorization: Bearer <token>`; API keys and owner tokens ([`crate::who::access`]) use the same
 //! hashing.
 
 use rand::RngExt;

@@ -33,8 +33,8 @@ use prost::Message;
 use tonic::Status;
 use tonic::codegen::http;
 
-use crate::hub::Hub;
-use crate::library::BotLibrary;
+use crate::bots::library::BotLibrary;
+use crate::games::hub::Hub;
 
 type Buckets = fn() -> Histogram;
 

@@ -5,6 +5,8 @@
 //! builds, read from disk in debug builds). It knows nothing of games: the app speaks only the
 //! public proto contract, through the same services every other client uses.
 
+pub mod deadline;
+
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -12,8 +14,8 @@ use tonic::service::Routes;
 
 use std::sync::Arc;
 
-use crate::deadline::DeadlineLayer;
 use crate::metrics::{GrpcMetricsLayer, Metrics};
+use deadline::DeadlineLayer;
 
 /// The app built by `vite build` (see `web/`).
 #[derive(rust_embed::Embed)]

@@ -6,6 +6,12 @@
 //! `review/{game}/{level}` (a game's log never changes after its end, so neither does its
 //! review), and asking again sends the kept one at once. Who may ask is who may read a finished
 //! game's log.
+//!
+//! The room also holds [`explain`], which runs one bot decision of a finished game again for
+//! the bot's owner. Both read finished games from the hub and ask the bots' room for nothing but
+//! what a seat decided; no live game waits on them.
+
+pub mod explain;
 
 use std::sync::Arc;
 
@@ -20,7 +26,7 @@ use tokio::sync::{Semaphore, mpsc};
 use tonic::Status;
 
 use crate::error::{Error, Result};
-use crate::hub::Hub;
+use crate::games::hub::Hub;
 
 /// Reviews made at once: each keeps a core busy for its whole length.
 static RUNNING: Semaphore = Semaphore::const_new(1);
@@ -199,7 +205,7 @@ mod tests {
             assert!(level(name).is_err(), "{name}");
         }
         for seat in ["engine:judge", "engine:legacy-strong", "omniscient", "engine:omniscient"] {
-            assert_eq!(crate::engines::level(seat), None, "{seat} is no seat");
+            assert_eq!(crate::bots::engines::level(seat), None, "{seat} is no seat");
         }
     }
 }

@@ -16,7 +16,7 @@ use tonic::metadata::MetadataMap;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::error::{Error, Result};
-use crate::hub::Hub;
+use crate::games::hub::Hub;
 
 /// The metadata a client sends on every call about a game: the game's id, for the proxy.
 pub const GAME_HEADER: &str = "x-clack-game";

@@ -17,12 +17,12 @@ use clack_rules::Seat;
 use clack_store::Durable;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::auth;
 use crate::bots::{BotHost, drive_bots};
-use crate::cluster::index::Index;
 use crate::error::{Error, Result};
+use crate::games::index::Index;
+use crate::games::view;
 use crate::metrics::PlayedIn;
-use crate::view;
+use crate::who::auth;
 
 /// Who is asking, as the request said: a seat (with the token it presented) or a spectator.
 #[derive(Clone, Debug)]
