@@ -951,6 +951,17 @@ impl BotHost for BotLibrary {
     }
 }
 
+/// The figures Prometheus reads off the bots' pool, and where the bots' own are counted.
+impl crate::metrics::PoolFigures for BotLibrary {
+    fn observe(&self, figures: Arc<BotFigures>) {
+        BotLibrary::observe(self, figures);
+    }
+
+    fn pool_load(&self) -> (usize, usize) {
+        BotLibrary::pool_load(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The calling thread's scheduling policy, read from `/proc` (Linux): field 41 of the

@@ -831,3 +831,18 @@ fn list_query(request: &pb::ListGamesRequest) -> Result<clack_store::ListQuery> 
     let limit = if request.page_size == 0 { 20 } else { request.page_size as usize };
     Ok(clack_store::ListQuery { kind, status, after, limit })
 }
+
+/// The figures Prometheus reads off the live games when it scrapes.
+impl crate::metrics::LiveFigures for Hub {
+    fn store(&self) -> &Durable {
+        &self.store
+    }
+
+    fn live_games(&self) -> usize {
+        Hub::live_games(self)
+    }
+
+    fn quota_denials(&self) -> Vec<(&'static str, u64)> {
+        self.meter.denials().collect()
+    }
+}

@@ -9,6 +9,7 @@
 //! know matches, the ladder or reviews: those build on it, and it on none of them.
 
 pub mod actor;
+pub mod feed;
 pub mod hub;
 pub mod index;
 pub mod play;

@@ -26,8 +26,9 @@ use tonic::{Request, Status, Streaming};
 
 use crate::error::Error;
 use crate::games::actor::{Caller, Move};
+use crate::games::feed::Feed;
 use crate::games::hub::Hub;
-use crate::service::{Feed, game_id};
+use crate::games::shard::game_id;
 use crate::who::auth;
 
 /// Each seat's (game id, seat) open session: its id, and what ends it.

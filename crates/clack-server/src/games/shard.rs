@@ -353,6 +353,14 @@ impl Shards {
     }
 }
 
+/// A game id as a client gives it: what `CreateGame` returned, checked before anything looks
+/// it up.
+pub(crate) fn game_id(id: &str) -> Result<&str, FieldError> {
+    let ok =
+        !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok { Ok(id) } else { Err(FieldError::new("game_id", "give the id CreateGame returned")) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

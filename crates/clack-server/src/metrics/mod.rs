@@ -33,9 +33,6 @@ use prost::Message;
 use tonic::Status;
 use tonic::codegen::http;
 
-use crate::bots::library::BotLibrary;
-use crate::games::hub::Hub;
-
 type Buckets = fn() -> Histogram;
 
 /// Latencies from 100 µs to about 13 s, doubling.
@@ -406,13 +403,38 @@ impl BotFigures {
     }
 }
 
+/// What the live games show when Prometheus scrapes. The games' room implements it, so that
+/// this room need not know the hub.
+pub trait LiveFigures: Send + Sync {
+    /// The store whose appends are counted and whose size is shown.
+    fn store(&self) -> &Durable;
+    /// Games with a live task.
+    fn live_games(&self) -> usize;
+    /// Requests refused by each quota since the server started.
+    fn quota_denials(&self) -> Vec<(&'static str, u64)>;
+}
+
+/// What the bots' pool shows, and where the bots' figures are recorded. The bots' room
+/// implements it, so that this room need not know the library.
+pub trait PoolFigures: Send + Sync {
+    /// From now on, bot decisions and faults are counted into `figures`.
+    fn observe(&self, figures: Arc<BotFigures>);
+    /// Decisions running now, and decisions waiting for a thread.
+    fn pool_load(&self) -> (usize, usize);
+}
+
 /// Gauges and counters that are cheap to read when Prometheus scrapes, so nothing records them
-/// as they change.
-#[derive(Debug)]
+/// as they change. It holds the rooms it reads weakly, so that it keeps neither alive.
 struct AtScrape {
-    hub: Weak<Hub>,
+    live: Weak<dyn LiveFigures>,
     store: Durable,
-    bots: Option<Weak<BotLibrary>>,
+    bots: Option<Weak<dyn PoolFigures>>,
+}
+
+impl std::fmt::Debug for AtScrape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AtScrape").field("store", &self.store).finish_non_exhaustive()
+    }
 }
 
 /// This process's resident memory in bytes (Linux's `/proc/self/status`, `VmRSS`), read when
@@ -430,13 +452,13 @@ fn gauge(encoder: &mut DescriptorEncoder, name: &str, help: &str, unit: Option<&
 
 impl Collector for AtScrape {
     fn encode(&self, mut encoder: DescriptorEncoder) -> std::fmt::Result {
-        if let Some(hub) = self.hub.upgrade() {
+        if let Some(live) = self.live.upgrade() {
             gauge(
                 &mut encoder,
                 "clack_live_games",
                 "Games with a live task (not finished)",
                 None,
-                hub.live_games() as i64,
+                live.live_games() as i64,
             )?;
             let mut denials = encoder.encode_descriptor(
                 "clack_quota_denials",
@@ -444,7 +466,7 @@ impl Collector for AtScrape {
                 None,
                 MetricType::Counter,
             )?;
-            for (quota, count) in hub.meter().denials() {
+            for (quota, count) in live.quota_denials() {
                 let labels = [("quota", quota)];
                 ConstCounter::new(count).encode(denials.encode_family(&labels)?)?;
             }
@@ -481,21 +503,26 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// Builds the registry for a server over `hub` (and `bots`), and installs the observers that
-    /// feed it into the hub's store and the bot library.
-    pub fn install(hub: &Arc<Hub>, bots: Option<&Arc<BotLibrary>>) -> Arc<Metrics> {
+    /// Builds the registry for a server over its live games (and bots), and installs the
+    /// observers that feed it into the games' store and the bots' library.
+    pub fn install<L, B>(live: &Arc<L>, bots: Option<&Arc<B>>) -> Arc<Metrics>
+    where
+        L: LiveFigures + 'static,
+        B: PoolFigures + 'static,
+    {
         let mut registry = Registry::default();
         let rpc = Rpc::new(&mut registry);
         let store = Arc::new(StoreFigures::new(&mut registry));
-        if !hub.store().observe(store) {
+        if !live.store().observe(store) {
             tracing::warn!("the store already has an observer; its figures go there");
         }
         let figures = Arc::new(BotFigures::new(&mut registry));
         if let Some(library) = bots {
             library.observe(figures);
         }
-        let at_scrape =
-            AtScrape { hub: Arc::downgrade(hub), store: hub.store().clone(), bots: bots.map(Arc::downgrade) };
+        let live_weak: Weak<dyn LiveFigures> = Arc::downgrade(live) as Weak<L>;
+        let bots_weak = bots.map(|bots| Arc::downgrade(bots) as Weak<dyn PoolFigures>);
+        let at_scrape = AtScrape { live: live_weak, store: live.store().clone(), bots: bots_weak };
         registry.register_collector(Box::new(at_scrape));
         Arc::new(Metrics { registry, rpc })
     }

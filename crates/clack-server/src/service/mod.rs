@@ -18,6 +18,7 @@ use tonic::{Request, Response, Status};
 use crate::bots::library::Asker;
 use crate::error::Error;
 use crate::games::actor::{Caller, Move};
+use crate::games::feed::Feed;
 use crate::games::hub::Hub;
 use crate::games::shard::{self, ShardName, Shards};
 use crate::who::access::{Access, Identity};
@@ -46,7 +47,7 @@ impl Gate {
     /// The id of the game a request is about, once it is well formed, agrees with the
     /// `x-clack-game` header and names a game of this shard.
     pub fn game<'a, T>(&self, request: &Request<T>, id: &'a str) -> Result<&'a str, Error> {
-        let id = game_id(id)?;
+        let id = shard::game_id(id)?;
         shard::check_route(self.shard, request.metadata(), id)?;
         Ok(id)
     }
@@ -112,12 +113,6 @@ pub struct GameApi {
 pub struct ReplayApi {
     pub hub: Arc<Hub>,
     pub gate: Gate,
-}
-
-pub(crate) fn game_id(id: &str) -> Result<&str, FieldError> {
-    let ok =
-        !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if ok { Ok(id) } else { Err(FieldError::new("game_id", "give the id CreateGame returned")) }
 }
 
 fn seat(seat: u32) -> Result<u8, Error> {
@@ -318,29 +313,6 @@ impl Forward {
     }
 }
 
-/// A live game's events for one receiver, in order from a sequence on: live ones from the
-/// game's broadcast and, for a receiver that fell behind it, the gap read back from the store.
-pub(crate) struct Feed {
-    pub hub: Arc<Hub>,
-    pub game_id: String,
-    pub live: broadcast::Receiver<Arc<pb::Event>>,
-}
-
-impl Feed {
-    /// The events from `next` on that have come since the last call (possibly some before
-    /// `next`, for the caller to skip); `None` once the game's task has stopped.
-    pub(crate) async fn next(&mut self, next: u64) -> Result<Option<Vec<Arc<pb::Event>>>, Error> {
-        match self.live.recv().await {
-            Ok(event) if event.sequence <= next => Ok(Some(vec![event])),
-            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                let events = self.hub.read(&self.game_id, next).await?;
-                Ok(Some(events.into_iter().map(Arc::new).collect()))
-            }
-            Err(broadcast::error::RecvError::Closed) => Ok(None),
-        }
-    }
-}
-
 #[tonic::async_trait]
 impl ReplayService for ReplayApi {
     async fn get_log(&self, request: Request<pb::GetLogRequest>) -> Reply<pb::GetLogResponse> {
@@ -366,7 +338,7 @@ impl ReplayService for ReplayApi {
     async fn fork_game(&self, request: Request<pb::ForkGameRequest>) -> Reply<pb::ForkGameResponse> {
         let identity = self.gate.admit(&request, Action::Use).await?;
         let request = request.into_inner();
-        let id = game_id(&request.game_id).map_err(Error::from)?.to_owned();
+        let id = shard::game_id(&request.game_id).map_err(Error::from)?.to_owned();
         let game = self.hub.fork(&id, request, &identity).await?;
         Ok(Response::new(pb::ForkGameResponse { game: Some(game) }))
     }
