@@ -6,7 +6,7 @@
 //! shards), [`matches`] and [`ladder`] (games played by bots in series), [`review`] (the engine's
 //! reviews and a bot's decision explained), [`service`] (the tonic services, kept thin) and
 //! [`web`] (gRPC-Web, the app's files and the request deadline). A room uses only the rooms
-//! below it; every room may use the error mapping ([`error`]) and paging ([`paging`]). This file
+//! below it; every room may use the error mapping ([`error`]) and paging (`paging`). This file
 //! builds the tower stack and runs the server until shutdown ([`serve`]). The server does not
 //! know the rules beyond the `clack-rules` API, nor how the store keeps bytes.
 

@@ -12,7 +12,7 @@
 pub mod engines;
 pub mod library;
 pub mod remote;
-pub(crate) mod shared;
+pub mod shared;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -11,4 +11,4 @@ pub mod access;
 pub mod auth;
 pub mod policy;
 pub mod quota;
-pub(crate) mod shared;
+pub mod shared;
