@@ -9,6 +9,9 @@
 //! cluster's own. Each shard still keeps its games' event logs in its own store, and nothing on
 //! a move's path ever calls the database.
 //!
+//! The client is tokio-postgres with a deadpool pool, chosen over sqlx: no build-time database or
+//! offline query data, a smaller build on two cores, and `LISTEN/NOTIFY` on a plain connection.
+//!
 //! [`Database`] owns the pool of connections, runs every call under one bound
 //! ([`Database::call`]), and turns every failure, and a database that does not answer in time,
 //! into [`Error::Database`](crate::error::Error::Database), which a client sees as UNAVAILABLE

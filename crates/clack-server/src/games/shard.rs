@@ -7,6 +7,17 @@
 //! shard. This module knows nothing of how a shard lists its games: it calls [`Hub::list`] on this
 //! shard and `ListGames` (scoped to the shard) on the others, and treats their page tokens as
 //! opaque.
+//!
+//! **The cursor.** Each shard is asked for a page (its own [`Hub::list`], the others'
+//! `ListGames` with `x-clack-scope: shard`, the caller's key passed on); the pages are merged
+//! newest first by the UUID part of the ids, and the page token holds one cursor per shard: the
+//! shard's own (opaque) page token of the page it is in, and the last game of that shard already
+//! returned (or, if it gave nothing to the page, the page's last game). The next page re-reads
+//! each shard from its cursor and drops games at or before that game, so games created in between
+//! never appear twice, nor out of order on a later page; a shard added between two pages starts
+//! from its beginning. A peer that does not answer fails the call with its status and name,
+//! rather than a page that silently lacks its games. With a shared database the listing is one
+//! query over the cluster's game index ([`crate::games::index`]) and this fan-out is not used.
 
 use clack_log::convert::FieldError;
 use clack_proto::v1 as pb;

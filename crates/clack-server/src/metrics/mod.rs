@@ -7,6 +7,13 @@
 //! (live games, bytes on disk, the bots' pool, quota denials), and [`serve_http`], which answers
 //! `GET /metrics` in the Prometheus text format on its own address.
 //!
+//! gRPC-Web folds the status into the body, so a second instance of the layer sits inside
+//! tonic-web's translation, on the gRPC routes with the request deadline (`crate::web`): the
+//! outer one counts native gRPC (and refusals of gRPC-Web by the outer layers) and marks
+//! gRPC-Web requests, the inner one counts only the marked ones, so each call is counted once.
+//! The status is read from the response headers, or the trailers after the body; a dropped
+//! response counts as CANCELLED.
+//!
 //! Recording never blocks a request: every figure is an atomic add (a histogram takes a short
 //! uncontended lock), label handles are resolved once and kept, and nothing here does IO on a
 //! request's path. It must not know the rules or the store's bytes: games and moves are counted
