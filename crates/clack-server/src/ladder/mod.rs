@@ -173,6 +173,10 @@ struct Board {
     /// The ratings' covariance, from the last fit (a player entered since has the prior's).
     covariance: Vec<Vec<f64>>,
     deals: u64,
+    /// Deals stored, counted or not: the number of the next deal's key and seed. A team deal
+    /// stored before sides were rated (partners of different versions) is kept in the store but
+    /// not counted ([`one_player_per_side`]).
+    stored: u64,
     /// Each player's rating after each deal it played.
     history: Vec<Vec<pb::RatingPoint>>,
 }
@@ -234,6 +238,7 @@ impl Board {
             .collect();
         self.results.add_deal(&games);
         self.deals += 1;
+        self.stored += 1;
         if fit {
             self.fit(anchor);
         }
@@ -377,7 +382,7 @@ impl Ladder {
         deal: &mut DealRecord,
         closing: &watch::Receiver<bool>,
     ) -> Result<bool> {
-        let deals = self.boards.lock().unwrap_or_else(PoisonError::into_inner)[&configuration].deals;
+        let deals = self.boards.lock().unwrap_or_else(PoisonError::into_inner)[&configuration].stored;
         let seed = 0x1add_e000_0000_0000u64 ^ (deals << 2) ^ configuration as u64;
         let mut rotation = Match::new(configuration.options(), seated.entrants.clone(), seed);
         let owner = OwnerRecord::new(&Owner::Nobody, &Principal::Anonymous { addr: None });
@@ -440,7 +445,7 @@ impl Ladder {
             let mut seen: Vec<u32> = deal.games.iter().flat_map(|g| g.players.iter().copied()).collect();
             seen.sort_unstable();
             seen.dedup();
-            let index = board.deals;
+            let index = board.stored;
             board.add_deal(&deal, &sides, &self.settings.anchor, true);
             deal.after = seen
                 .iter()
@@ -544,18 +549,56 @@ async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<B
         }
     }
     let sides = configuration.sides();
+    let mut set_aside = 0u64;
     for (key, bytes) in hub.store().scan(&deal_prefix(configuration)).await? {
         let deal =
             DealRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("{key} does not decode: {e}")))?;
-        board.add_deal(&deal, &sides, anchor, false);
+        if one_player_per_side(&deal, &sides) {
+            board.add_deal(&deal, &sides, anchor, false);
+        } else {
+            board.stored += 1;
+            set_aside += 1;
+        }
+    }
+    if set_aside > 0 {
+        tracing::warn!(
+            ladder = configuration.name(),
+            set_aside,
+            "team deals stored before sides were rated are kept but not counted on the board"
+        );
     }
     board.fit(anchor);
     Ok(board)
 }
 
+/// Whether every game of `deal` seats one player per side, as the ladder has seated since it
+/// rates sides: with teams, one version in both partner seats. Team deals stored before then
+/// seated partners of different versions, and blamed each for the other; they do not count.
+fn one_player_per_side(deal: &DealRecord, sides: &[usize]) -> bool {
+    deal.games.iter().all(|game| {
+        let at = |seat: usize| game.players.get(seat).copied();
+        (0..sides.len()).all(|a| (0..sides.len()).all(|b| sides[a] != sides[b] || at(a) == at(b)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_team_deal_with_partners_of_different_versions_does_not_count() {
+        let game =
+            |players: [u32; 4]| GameRecord { game_id: String::new(), players: players.to_vec(), winners: vec![0, 2] };
+        let deal = |games: Vec<GameRecord>| DealRecord { games, unix_millis: 0, after: Vec::new() };
+        let teams =
+            Configuration::ALL.into_iter().find(|c| c.side_count() == 2 && c.sides().len() == 4).expect("teams");
+        let sides = teams.sides();
+        assert!(one_player_per_side(&deal(vec![game([0, 1, 0, 1]), game([1, 0, 1, 0])]), &sides));
+        assert!(!one_player_per_side(&deal(vec![game([0, 1, 0, 1]), game([0, 1, 2, 1])]), &sides));
+        let two = Configuration::ALL.into_iter().find(|c| c.sides().len() == 2).expect("two players");
+        let single = deal(vec![GameRecord { game_id: String::new(), players: vec![3, 5], winners: vec![1] }]);
+        assert!(one_player_per_side(&single, &two.sides()), "one seat a side is always one player");
+    }
 
     #[test]
     fn the_rest_keeps_the_ladder_to_its_share_of_the_pools_threads() {
