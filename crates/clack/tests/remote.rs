@@ -217,6 +217,43 @@ async fn a_remote_bot_is_offered_its_seats_and_plays_them_over_play() {
     server.stop().await;
 }
 
+/// In a team game one remote version may hold both partner seats, as the team ladder seats it:
+/// each seat is offered on the one connection, with its own token, and a program that plays its
+/// offers side by side plays both to the game's end without a fault.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_bot_in_both_partner_seats_is_offered_both_and_plays_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = server(dir.path()).await;
+    let url = format!("http://{}", server.addr);
+    let mut bots = server.bots().await;
+    let mut games = server.games().await;
+    let (bot_id, token) = register(&mut bots).await;
+    let connect = pb::ConnectBotRequest { bot_id: bot_id.clone(), version: None };
+    let mut connection = bots.connect_bot(owned(connect, &token)).await.expect("connects").into_inner();
+    connection.next().await.expect("hello").expect("healthy");
+
+    let mut options = straight_options(4, 60);
+    if let Some(pb::game_options::Rules::Straight(straight)) = options.rules.as_mut() {
+        straight.teams = Some(true);
+    }
+    let seats = vec![seat(&bot_id, "v1"), seat("engine:fast", ""), seat(&bot_id, "v1"), seat("engine:fast", "")];
+    let request = pb::CreateGameRequest { options: Some(options), seats, seed: Some(11) };
+    let game_id = games.create_game(request).await.expect("created").into_inner().game_id;
+    let (first, second) = (next_offer(&mut connection).await, next_offer(&mut connection).await);
+    let mut offered = [first.seat, second.seat];
+    offered.sort_unstable();
+    assert_eq!(offered, [0, 2], "both partner seats are offered");
+    assert_eq!((first.game_id.as_str(), second.game_id.as_str()), (game_id.as_str(), game_id.as_str()));
+    assert_ne!(first.seat_token, second.seat_token, "each seat has its own token");
+    let both = tokio::join!(play_seat(url.clone(), first, None, None), play_seat(url.clone(), second, None, None));
+    assert!(both.0.turns > 0 && both.1.turns > 0, "both seats played: {both:?}");
+    assert_eq!(faults(&url, &game_id).await, [], "no turn of either seat faulted");
+    let mut replay = server.replay().await;
+    let verified = replay.verify(pb::VerifyRequest { game_id }).await.expect("verify").into_inner();
+    assert!(verified.ok, "the game ended and replays: {}", verified.detail);
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_remote_bot_that_goes_away_mid_game_faults_each_turn_and_the_game_ends() {
     let dir = tempfile::tempdir().expect("dir");
