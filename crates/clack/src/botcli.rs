@@ -207,12 +207,21 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
         }
     );
     println!(
-        "{:<32} {:>6} {:>16} {:>16} {:>7} {:>13} {:>10} {:>10} {:>8}",
-        "bot", "wins", "win share ±95%", "mean score ±95%", "faults", "decision µs", "median µs", "worst µs", "rating"
+        "{:<32} {:>6} {:>16} {:>16} {:>7} {:>10} {:>13} {:>10} {:>10} {:>8}",
+        "bot",
+        "wins",
+        "win share ±95%",
+        "mean score ±95%",
+        "faults",
+        "decisions",
+        "decision µs",
+        "median µs",
+        "worst µs",
+        "rating"
     );
     for s in &standings {
         println!(
-            "{:<32} {:>6} {:>9.4} ±{:<6.4} {:>9.1} ±{:<5.1} {:>7} {:>13.1} {:>10.0} {:>10.0} {:>8.0}",
+            "{:<32} {:>6} {:>9.4} ±{:<6.4} {:>9.1} ±{:<5.1} {:>7} {:>10} {:>13.1} {:>10.0} {:>10.0} {:>8.0}",
             s.label,
             s.wins,
             s.win_share,
@@ -220,6 +229,7 @@ pub(crate) fn arena(args: &ArenaArgs) -> anyhow::Result<()> {
             s.mean_score,
             s.score_ci95,
             s.faults,
+            s.decisions,
             s.mean_decision.as_secs_f64() * 1e6,
             s.median_decision.as_secs_f64() * 1e6,
             s.slowest_decision.as_secs_f64() * 1e6,
