@@ -711,6 +711,36 @@ async fn a_bot_uploaded_through_one_shard_plays_on_every_shard_and_its_statistic
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 
+    // A bot's games on every shard, listed through any one shard without `--peers`: one query
+    // over the shared index, newest first and paged like every other listing. Three games seated
+    // by hand and the twelve of the two matches.
+    let start = Instant::now();
+    loop {
+        let (mut listed, mut token) = (Vec::new(), String::new());
+        loop {
+            let request =
+                pb::ListGamesRequest { bot_id: "greedy".into(), page_size: 4, page_token: token, ..Default::default() };
+            let page = shards[2].games().await.list_games(request).await.unwrap().into_inner();
+            listed.extend(page.games);
+            token = page.next_page_token;
+            if token.is_empty() {
+                break;
+            }
+        }
+        if listed.len() == 15 {
+            let on: std::collections::BTreeSet<&str> =
+                listed.iter().map(|g| g.game_id.split('_').next().unwrap()).collect();
+            assert_eq!(on.into_iter().collect::<Vec<_>>(), ["a", "b", "c"], "games of every shard");
+            assert!(listed.windows(2).all(|w| w[0].created_unix_millis >= w[1].created_unix_millis), "newest first");
+            let seated =
+                |g: &pb::GameSummary| g.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.bot_id == "greedy"));
+            assert!(listed.iter().all(seated), "only games greedy has a seat in");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "{} of greedy's 15 games listed", listed.len());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
     // Retired through shard b (by its owner): refused a seat on shard c within a second.
     let retire = pb::RetireBotRequest { bot_id: "greedy".into(), version: None };
     bots_of(&shards[1]).await.retire_bot(support::owned(retire, &token)).await.unwrap();

@@ -23,6 +23,7 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (3, "game index", include_str!("migrations/0003_game_index.sql")),
     (4, "bots", include_str!("migrations/0004_bots.sql")),
     (5, "bots by owner", include_str!("migrations/0005_bots_by_owner.sql")),
+    (6, "the bots of indexed games", include_str!("migrations/0006_game_bots.sql")),
 ];
 
 /// The newest version this build knows.

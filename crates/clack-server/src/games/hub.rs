@@ -665,9 +665,10 @@ impl Hub {
         let query = list_query(request)?;
         let (kind, status) = (query.kind, query.status);
         let mut page = match (request.bot_id.as_str(), &self.index) {
-            ("", Some(index)) => index.list(&query).await?,
+            ("", Some(index)) => index.list(&query, None).await?,
+            (bot_id, Some(index)) => index.list(&query, Some(bot_id)).await?,
             ("", None) => self.store.list(query).await?,
-            (bot_id, _) => self.list_of_bot(query, bot_id).await?,
+            (bot_id, None) => self.list_of_bot(query, bot_id).await?,
         };
         let next_page_token = page.next.map(|c| c.to_token(kind, status)).unwrap_or_default();
         {
@@ -683,9 +684,10 @@ impl Hub {
     }
 
     /// Whether `ListGames` answers for the whole cluster from the shared index, so that no
-    /// fan-out to peers is needed: with a shared database, for every filter but a bot's games.
-    pub fn lists_cluster(&self, request: &pb::ListGamesRequest) -> bool {
-        self.index.is_some() && request.bot_id.is_empty()
+    /// fan-out to peers is needed: with a shared database, for every filter (a bot's games
+    /// included).
+    pub fn lists_cluster(&self) -> bool {
+        self.index.is_some()
     }
 
     /// A page of the games with a seat of `bot_id`: the listing read in order and filtered,

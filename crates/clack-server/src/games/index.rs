@@ -91,16 +91,17 @@ impl Index {
         let _ = self.notes.send(summary);
     }
 
-    /// One page of the whole cluster's games: [`list`].
-    pub async fn list(&self, query: &ListQuery) -> Result<Page> {
-        list(&self.database, query).await
+    /// One page of the whole cluster's games, or of those `bot_id` has a seat in: [`list`].
+    pub async fn list(&self, query: &ListQuery, bot_id: Option<&str>) -> Result<Page> {
+        list(&self.database, query, bot_id).await
     }
 }
 
 /// One page of the whole cluster's games: newest created first (ties: larger id first),
-/// filtered by kind and status, after the cursor. One indexed query.
-pub async fn list(database: &Database, query: &ListQuery) -> Result<Page> {
-    let (sql, params) = list_sql(query);
+/// filtered by kind and status (and, given `bot_id`, to the games it has a seat in), after the
+/// cursor. One indexed query.
+pub async fn list(database: &Database, query: &ListQuery, bot_id: Option<&str>) -> Result<Page> {
+    let (sql, params) = list_sql(query, bot_id);
     let rows = database
         .call("listing games", async |client| {
             let statement = client.prepare_cached(&sql).await?;
@@ -142,27 +143,65 @@ pub async fn upsert(
     let reviewed: Vec<String> = games.iter().map(|g| g.reviewed.join(",")).collect();
     let summaries: Vec<Vec<u8>> = games.iter().map(Message::encode_to_vec).collect();
     let quotas: Vec<&str> = games.iter().map(|g| quota_keys.get(&g.game_id).map_or("", String::as_str)).collect();
+    let (bot_ids, bot_created, bot_games) = seated_bots(games);
     database
         .call("writing the game index", async |client| {
+            // One statement, so that a game's row and its bots' rows are written together or not
+            // at all: a reconciliation that finds the row current never looks at its bots.
             client
                 .execute(
-                    "INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, summary, \
-                                        quota_key) \
-                     SELECT id, $2, kind, status, created, sequence, reviewed, summary, quota_key \
-                     FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], \
-                                 $8::bytea[], $9::text[]) \
-                          AS g (id, kind, status, created, sequence, reviewed, summary, quota_key) \
-                     ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, sequence = EXCLUDED.sequence, \
-                         reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now(), \
-                         quota_key = CASE WHEN EXCLUDED.quota_key = '' THEN games.quota_key \
-                                          ELSE EXCLUDED.quota_key END \
-                     WHERE games.sequence <= EXCLUDED.sequence",
-                    &[&ids, &shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries, &quotas],
+                    "WITH written AS ( \
+                       INSERT INTO games (id, shard, kind, status, created_unix_millis, sequence, reviewed, \
+                                          summary, quota_key) \
+                       SELECT id, $2, kind, status, created, sequence, reviewed, summary, quota_key \
+                       FROM unnest($1::text[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::text[], \
+                                   $8::bytea[], $9::text[]) \
+                            AS g (id, kind, status, created, sequence, reviewed, summary, quota_key) \
+                       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, sequence = EXCLUDED.sequence, \
+                           reviewed = EXCLUDED.reviewed, summary = EXCLUDED.summary, indexed_at = now(), \
+                           quota_key = CASE WHEN EXCLUDED.quota_key = '' THEN games.quota_key \
+                                            ELSE EXCLUDED.quota_key END \
+                       WHERE games.sequence <= EXCLUDED.sequence \
+                     ) \
+                     INSERT INTO game_bots (bot_id, created_unix_millis, game_id) \
+                     SELECT * FROM unnest($10::text[], $11::bigint[], $12::text[]) \
+                     ON CONFLICT DO NOTHING",
+                    &[
+                        &ids,
+                        &shard,
+                        &kinds,
+                        &statuses,
+                        &created,
+                        &sequences,
+                        &reviewed,
+                        &summaries,
+                        &quotas,
+                        &bot_ids,
+                        &bot_created,
+                        &bot_games,
+                    ],
                 )
                 .await?;
             Ok(())
         })
         .await
+}
+
+/// The `game_bots` rows of these games, as three columns: each bot seated in a game, once per
+/// game however many seats it holds.
+fn seated_bots(games: &[pb::GameSummary]) -> (Vec<&str>, Vec<i64>, Vec<&str>) {
+    let mut rows = (Vec::new(), Vec::new(), Vec::new());
+    for game in games {
+        let mut bots: Vec<&str> = game.seats.iter().filter_map(|s| s.bot.as_ref()).map(|b| b.bot_id.as_str()).collect();
+        bots.sort_unstable();
+        bots.dedup();
+        for bot in bots {
+            rows.0.push(bot);
+            rows.1.push(game.created_unix_millis);
+            rows.2.push(game.game_id.as_str());
+        }
+    }
+    rows
 }
 
 /// A query parameter of the listing.
@@ -185,23 +224,37 @@ impl Param {
 /// values: a generic plan for `kind = $1 AND status = $2` cannot tell a rare status from a
 /// common one, and once chose the kind's index and filtered 300,000 rows for an empty page.
 /// The cursor stays a parameter: every value of it is served by the same index range scan.
-fn list_sql(query: &ListQuery) -> (String, Vec<Param>) {
+///
+/// A bot's games are read from `game_bots` (its primary key is the bot's games newest first)
+/// joined to their rows, so a page of a bot's games costs the same however many games the
+/// cluster holds.
+fn list_sql(query: &ListQuery, bot_id: Option<&str>) -> (String, Vec<Param>) {
     let mut conditions = Vec::new();
     let mut params = Vec::new();
+    // The table the order and cursor are read from, and the id's column in it.
+    let (from, order, id) = match bot_id {
+        Some(bot) => {
+            params.push(Param::Text(bot.to_owned()));
+            conditions.push("b.bot_id = $1".to_owned());
+            ("game_bots b JOIN games g ON g.id = b.game_id", "b.created_unix_millis", "b.game_id")
+        }
+        None => ("games g", "g.created_unix_millis", "g.id"),
+    };
     if query.kind != 0 {
-        conditions.push(format!("kind = {}", query.kind));
+        conditions.push(format!("g.kind = {}", query.kind));
     }
     if query.status != 0 {
-        conditions.push(format!("status = {}", query.status));
+        conditions.push(format!("g.status = {}", query.status));
     }
     if let Some(after) = &query.after {
         params.push(Param::Long(after.created_unix_millis));
         params.push(Param::Text(after.game_id.clone()));
-        conditions.push("(created_unix_millis, id) < ($1, $2)".to_owned());
+        let (created, game) = (params.len() - 1, params.len());
+        conditions.push(format!("({order}, {id}) < (${created}, ${game})"));
     }
     let filter = if conditions.is_empty() { String::new() } else { format!(" WHERE {}", conditions.join(" AND ")) };
     let limit = query.limit + 1;
-    let sql = format!("SELECT summary FROM games{filter} ORDER BY created_unix_millis DESC, id DESC LIMIT {limit}");
+    let sql = format!("SELECT g.summary FROM {from}{filter} ORDER BY {order} DESC, {id} DESC LIMIT {limit}");
     (sql, params)
 }
 
@@ -342,14 +395,45 @@ mod tests {
     #[test]
     fn each_filter_gets_its_own_statement_and_the_cursor_is_a_parameter() {
         let query = |kind, status, after: Option<Cursor>| ListQuery { kind, status, after, limit: 20 };
-        let (sql, params) = list_sql(&query(0, 0, None));
-        assert_eq!(sql, "SELECT summary FROM games ORDER BY created_unix_millis DESC, id DESC LIMIT 21");
+        let (sql, params) = list_sql(&query(0, 0, None), None);
+        assert_eq!(sql, "SELECT g.summary FROM games g ORDER BY g.created_unix_millis DESC, g.id DESC LIMIT 21");
         assert!(params.is_empty());
         let cursor = Cursor { created_unix_millis: 5, game_id: "a_1".into() };
-        let (sql, params) = list_sql(&query(1, 2, Some(cursor)));
-        assert!(sql.contains("WHERE kind = 1 AND status = 2 AND (created_unix_millis, id) < ($1, $2)"), "{sql}");
+        let (sql, params) = list_sql(&query(1, 2, Some(cursor.clone())), None);
+        assert!(
+            sql.contains("WHERE g.kind = 1 AND g.status = 2 AND (g.created_unix_millis, g.id) < ($1, $2)"),
+            "{sql}"
+        );
         assert_eq!(params.len(), 2);
-        let (sql, _) = list_sql(&query(0, 2, None));
-        assert!(sql.contains("WHERE status = 2 ORDER BY"), "{sql}");
+        let (sql, _) = list_sql(&query(0, 2, None), None);
+        assert!(sql.contains("WHERE g.status = 2 ORDER BY"), "{sql}");
+    }
+
+    #[test]
+    fn a_bots_games_are_read_in_the_order_of_its_own_table() {
+        let cursor = Cursor { created_unix_millis: 5, game_id: "a_1".into() };
+        let query = ListQuery { kind: 1, status: 0, after: Some(cursor), limit: 20 };
+        let (sql, params) = list_sql(&query, Some("greedy"));
+        assert_eq!(
+            sql,
+            "SELECT g.summary FROM game_bots b JOIN games g ON g.id = b.game_id WHERE b.bot_id = $1 AND g.kind = 1 \
+             AND (b.created_unix_millis, b.game_id) < ($2, $3) ORDER BY b.created_unix_millis DESC, b.game_id DESC \
+             LIMIT 21"
+        );
+        assert_eq!(params.len(), 3);
+    }
+
+    #[test]
+    fn a_bot_in_two_seats_of_a_game_is_one_row() {
+        let bot = |id: &str| Some(pb::BotSeat { bot_id: id.into(), version: "v1".into() });
+        let seat = |b| pb::SeatSummary { bot: b, ..Default::default() };
+        let game = pb::GameSummary {
+            game_id: "a_1".into(),
+            created_unix_millis: 9,
+            seats: vec![seat(bot("x")), seat(None), seat(bot("x")), seat(bot("y"))],
+            ..Default::default()
+        };
+        let (bots, created, games) = seated_bots(std::slice::from_ref(&game));
+        assert_eq!((bots, created, games), (vec!["x", "y"], vec![9, 9], vec!["a_1", "a_1"]));
     }
 }

@@ -130,7 +130,7 @@ impl GameService for GameApi {
             self.gate.game(&request, &request.get_ref().match_id)?;
             return Ok(Response::new(crate::matches::list_games(&self.hub, request.get_ref()).await?));
         }
-        if self.hub.lists_cluster(request.get_ref()) || self.shards.local_only(request.metadata()) {
+        if self.hub.lists_cluster() || self.shards.local_only(request.metadata()) {
             return Ok(Response::new(self.hub.list(request.get_ref()).await?));
         }
         Ok(Response::new(self.shards.list(&self.hub, request.get_ref(), request.metadata()).await?))
