@@ -13,7 +13,8 @@ use crate::replay;
 pub(crate) struct Args {
     #[command(flatten)]
     source: replay::Args,
-    /// The engine level that judges: fast, default or strong.
+    /// The engine level that judges: fast, default, strong or judge (16 times default's worlds,
+    /// for audits; docs/engine.md gives its cost).
     #[arg(long, default_value = "default")]
     level: Level,
 }
@@ -43,18 +44,28 @@ fn shown(e: Estimate) -> String {
     format!("{:+.1} ±{:.1}", e.mean, 1.96 * e.stderr)
 }
 
+/// A loss in probability of winning, with its 95% interval.
+fn shown_share(e: Estimate) -> String {
+    format!("{:+.3} ±{:.3}", e.mean, 1.96 * e.stderr)
+}
+
 #[allow(clippy::print_stdout)]
 fn print(game: &str, review: &Review) {
-    println!("review of game {game} by engine:{} (values are points of margin, ±95%)", review.level);
+    println!(
+        "review of game {game} by engine:{} (values are points of margin, ±95%; near a match's end, \
+         where labels are measured in the probability of winning, that loss too)",
+        review.level
+    );
     for d in review.decisions.iter().filter(|d| d.label > Label::Good) {
         println!(
-            "step {:>4}  seat {}  {:<10}  played {:<16} best {:<16} loss {}",
+            "step {:>4}  seat {}  {:<10}  played {:<16} best {:<16} loss {}{}",
             d.step,
             d.seat.0,
             d.label.name(),
             d.played.to_string(),
             d.best.to_string(),
-            shown(d.loss)
+            shown(d.loss),
+            if d.endgame { format!(", win {}", shown_share(d.win_loss)) } else { String::new() }
         );
     }
     println!();
