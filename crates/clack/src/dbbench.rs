@@ -54,7 +54,12 @@ pub(crate) async fn run(url: &str, games: usize, rounds: usize, server: Option<&
     let bot_cases = [
         ("a bot's first page (in 1 game of 50)", first.clone(), COMMON_BOT),
         ("a rare bot's first page (1 in 10,000)", first.clone(), RARE_BOT),
-        ("a bot's first page, Streets only", ListQuery { kind: streets, ..first }, COMMON_BOT),
+        ("a bot's first page, Streets only", ListQuery { kind: streets, ..first.clone() }, COMMON_BOT),
+        (
+            "a bot's live games (1 in 100 of its own)",
+            ListQuery { status: pb::GameStatus::Active as i32, ..first },
+            COMMON_BOT,
+        ),
     ];
     println!("{:<40} {:>10} {:>10} {:>6}", "case", "median ms", "p99 ms", "games");
     let cases = cases.into_iter().map(|(name, query)| (name, query, None));
@@ -212,7 +217,10 @@ fn synthetic_bot(n: usize, seat: usize) -> Option<pb::BotSeat> {
     let bot_id = if seat == 0 && n % 10_000 == 5 {
         RARE_BOT.to_owned()
     } else if (n + seat).is_multiple_of(3) {
-        format!("bot-{}", (n / 3 + seat) % 50)
+        // A hash of the game's number, so that which bot sits here says nothing of the game's
+        // kind or status (both follow the number's residues).
+        let mixed = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+        format!("bot-{}", (mixed + seat as u64) % 50)
     } else {
         return None;
     };

@@ -735,6 +735,19 @@ async fn a_bot_uploaded_through_one_shard_plays_on_every_shard_and_its_statistic
             let seated =
                 |g: &pb::GameSummary| g.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.bot_id == "greedy"));
             assert!(listed.iter().all(seated), "only games greedy has a seat in");
+            // Filtered by status, from the bot's own rows: the twelve match games finished, the
+            // three seated by hand wait for their open seat.
+            for (status, count) in [(pb::GameStatus::Finished, 12), (pb::GameStatus::Waiting, 3)] {
+                let request = pb::ListGamesRequest {
+                    bot_id: "greedy".into(),
+                    status: status as i32,
+                    page_size: 100,
+                    ..Default::default()
+                };
+                let page = shards[0].games().await.list_games(request).await.unwrap().into_inner().games;
+                assert_eq!(page.len(), count, "{status:?}");
+                assert!(page.iter().all(|g| g.status == status as i32), "{status:?}");
+            }
             break;
         }
         assert!(start.elapsed() < Duration::from_secs(5), "{} of greedy's 15 games listed", listed.len());

@@ -143,11 +143,12 @@ pub async fn upsert(
     let reviewed: Vec<String> = games.iter().map(|g| g.reviewed.join(",")).collect();
     let summaries: Vec<Vec<u8>> = games.iter().map(Message::encode_to_vec).collect();
     let quotas: Vec<&str> = games.iter().map(|g| quota_keys.get(&g.game_id).map_or("", String::as_str)).collect();
-    let (bot_ids, bot_created, bot_games) = seated_bots(games);
+    let (bot_ids, bot_games) = seated_bots(games);
     database
         .call("writing the game index", async |client| {
             // One statement, so that a game's row and its bots' rows are written together or not
-            // at all: a reconciliation that finds the row current never looks at its bots.
+            // at all (a reconciliation that finds the row current never looks at its bots), and
+            // the bots' rows only where the game's was (a write that is behind changes neither).
             client
                 .execute(
                     "WITH written AS ( \
@@ -162,23 +163,16 @@ pub async fn upsert(
                            quota_key = CASE WHEN EXCLUDED.quota_key = '' THEN games.quota_key \
                                             ELSE EXCLUDED.quota_key END \
                        WHERE games.sequence <= EXCLUDED.sequence \
+                       RETURNING id, kind, status, created_unix_millis \
                      ) \
-                     INSERT INTO game_bots (bot_id, created_unix_millis, game_id) \
-                     SELECT * FROM unnest($10::text[], $11::bigint[], $12::text[]) \
-                     ON CONFLICT DO NOTHING",
+                     INSERT INTO game_bots (bot_id, game_id, kind, status, created_unix_millis) \
+                     SELECT b.bot_id, w.id, w.kind, w.status, w.created_unix_millis \
+                     FROM unnest($10::text[], $11::text[]) AS b (bot_id, game_id) \
+                     JOIN written w ON w.id = b.game_id \
+                     ON CONFLICT (bot_id, game_id) DO UPDATE SET status = EXCLUDED.status",
                     &[
-                        &ids,
-                        &shard,
-                        &kinds,
-                        &statuses,
-                        &created,
-                        &sequences,
-                        &reviewed,
-                        &summaries,
-                        &quotas,
-                        &bot_ids,
-                        &bot_created,
-                        &bot_games,
+                        &ids, &shard, &kinds, &statuses, &created, &sequences, &reviewed, &summaries, &quotas,
+                        &bot_ids, &bot_games,
                     ],
                 )
                 .await?;
@@ -187,18 +181,17 @@ pub async fn upsert(
         .await
 }
 
-/// The `game_bots` rows of these games, as three columns: each bot seated in a game, once per
-/// game however many seats it holds.
-fn seated_bots(games: &[pb::GameSummary]) -> (Vec<&str>, Vec<i64>, Vec<&str>) {
-    let mut rows = (Vec::new(), Vec::new(), Vec::new());
+/// The `game_bots` rows of these games, as two columns (bot, game): each bot seated in a game,
+/// once per game however many seats it holds.
+fn seated_bots(games: &[pb::GameSummary]) -> (Vec<&str>, Vec<&str>) {
+    let mut rows = (Vec::new(), Vec::new());
     for game in games {
         let mut bots: Vec<&str> = game.seats.iter().filter_map(|s| s.bot.as_ref()).map(|b| b.bot_id.as_str()).collect();
         bots.sort_unstable();
         bots.dedup();
         for bot in bots {
             rows.0.push(bot);
-            rows.1.push(game.created_unix_millis);
-            rows.2.push(game.game_id.as_str());
+            rows.1.push(game.game_id.as_str());
         }
     }
     rows
@@ -225,27 +218,28 @@ impl Param {
 /// common one, and once chose the kind's index and filtered 300,000 rows for an empty page.
 /// The cursor stays a parameter: every value of it is served by the same index range scan.
 ///
-/// A bot's games are read from `game_bots` (its primary key is the bot's games newest first)
-/// joined to their rows, so a page of a bot's games costs the same however many games the
-/// cluster holds.
+/// A bot's games are filtered and ordered in `game_bots` (an index per filter, each led by the
+/// bot) and joined to their rows for the summaries, so a page of a bot's games costs the same
+/// however many games the cluster, or the bot, has.
 fn list_sql(query: &ListQuery, bot_id: Option<&str>) -> (String, Vec<Param>) {
     let mut conditions = Vec::new();
     let mut params = Vec::new();
-    // The table the order and cursor are read from, and the id's column in it.
-    let (from, order, id) = match bot_id {
+    // The table filtered and ordered (its alias), and its id's column.
+    let (from, t, id) = match bot_id {
         Some(bot) => {
             params.push(Param::Text(bot.to_owned()));
             conditions.push("b.bot_id = $1".to_owned());
-            ("game_bots b JOIN games g ON g.id = b.game_id", "b.created_unix_millis", "b.game_id")
+            ("game_bots b JOIN games g ON g.id = b.game_id", "b", "game_id")
         }
-        None => ("games g", "g.created_unix_millis", "g.id"),
+        None => ("games g", "g", "id"),
     };
     if query.kind != 0 {
-        conditions.push(format!("g.kind = {}", query.kind));
+        conditions.push(format!("{t}.kind = {}", query.kind));
     }
     if query.status != 0 {
-        conditions.push(format!("g.status = {}", query.status));
+        conditions.push(format!("{t}.status = {}", query.status));
     }
+    let (order, id) = (format!("{t}.created_unix_millis"), format!("{t}.{id}"));
     if let Some(after) = &query.after {
         params.push(Param::Long(after.created_unix_millis));
         params.push(Param::Text(after.game_id.clone()));
@@ -416,7 +410,7 @@ mod tests {
         let (sql, params) = list_sql(&query, Some("greedy"));
         assert_eq!(
             sql,
-            "SELECT g.summary FROM game_bots b JOIN games g ON g.id = b.game_id WHERE b.bot_id = $1 AND g.kind = 1 \
+            "SELECT g.summary FROM game_bots b JOIN games g ON g.id = b.game_id WHERE b.bot_id = $1 AND b.kind = 1 \
              AND (b.created_unix_millis, b.game_id) < ($2, $3) ORDER BY b.created_unix_millis DESC, b.game_id DESC \
              LIMIT 21"
         );
@@ -433,7 +427,7 @@ mod tests {
             seats: vec![seat(bot("x")), seat(None), seat(bot("x")), seat(bot("y"))],
             ..Default::default()
         };
-        let (bots, created, games) = seated_bots(std::slice::from_ref(&game));
-        assert_eq!((bots, created, games), (vec!["x", "y"], vec![9, 9], vec!["a_1", "a_1"]));
+        let (bots, games) = seated_bots(std::slice::from_ref(&game));
+        assert_eq!((bots, games), (vec!["x", "y"], vec!["a_1", "a_1"]));
     }
 }
