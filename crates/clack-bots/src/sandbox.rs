@@ -4,13 +4,18 @@
 //! standard package and the view's read-only record type ([`crate::view::Record`]), and sets
 //! every limit: operations, call depth, expression depth, string, array and map sizes, variables,
 //! functions, no modules, no `eval`, `import` or `export`. `print` and `debug` go to a capped
-//! buffer for the bot's author. A wall-clock deadline per decision is enforced through
-//! `on_progress`, which Rhai calls between operations. The deadline and the output buffer are
-//! per thread: a decision runs start to finish on one thread, so many decisions can share one
-//! engine.
+//! buffer for the bot's author. A deadline per decision is enforced through `on_progress`, which
+//! Rhai calls between operations. The deadline and the output buffer are per thread: a decision
+//! runs start to finish on one thread, so many decisions can share one engine.
+//!
+//! The deadline is read on the thread's own CPU clock, not the wall clock. It bounds the work a
+//! decision may cost the server, and a bot must not be faulted for time it was not given: the
+//! ladder plays on a thread under the idle scheduling policy, which any other work on the machine
+//! preempts, and by the wall clock its scripts ran past 100 ms whenever the machine was busy, so
+//! a loaded server rated its bots by how heavy they were rather than how well they played.
 
 use std::cell::{Cell, RefCell};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rhai::packages::{Package, StandardPackage};
 use rhai::{Dynamic, Engine};
@@ -20,7 +25,7 @@ use rhai::{Dynamic, Engine};
 pub struct Limits {
     /// Rhai operations per decision.
     pub operations: u64,
-    /// Wall-clock time per decision.
+    /// CPU time per decision, on the deciding thread's own clock.
     pub deadline: Duration,
     /// Bytes of source.
     pub script_size: usize,
@@ -35,7 +40,7 @@ impl Default for Limits {
 }
 
 thread_local! {
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static DEADLINE: Cell<Option<Duration>> = const { Cell::new(None) };
     static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
     static OUTPUT_CAP: Cell<usize> = const { Cell::new(0) };
     static DEADLINE_HIT: Cell<bool> = const { Cell::new(false) };
@@ -65,15 +70,15 @@ pub fn engine(limits: &Limits) -> Engine {
     }
     engine.on_print(capture);
     engine.on_debug(|text, _, _| capture(text));
-    // Reading the clock costs more than a Rhai operation: look every 256 operations, which still
-    // stops a script within microseconds of its deadline.
+    // Reading a thread's CPU clock is a system call, dearer than a Rhai operation: look every 256
+    // operations, which still stops a script within microseconds of its deadline.
     engine.on_progress(|operations| {
         // The count is the decision's cost in operations, the same on every machine.
         OPERATIONS.with(|count| count.set(operations));
         if operations % 256 != 0 {
             return None;
         }
-        let late = DEADLINE.with(|d| d.get().is_some_and(|deadline| Instant::now() >= deadline));
+        let late = DEADLINE.with(|d| d.get().is_some_and(|deadline| thread_cpu_time() >= deadline));
         if late {
             DEADLINE_HIT.with(|hit| hit.set(true));
             Some(Dynamic::UNIT)
@@ -82,6 +87,13 @@ pub fn engine(limits: &Limits) -> Engine {
         }
     });
     engine
+}
+
+/// The CPU time this thread has used: time it spends preempted or asleep does not count.
+pub fn thread_cpu_time() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    // The clock counts up from the thread's start, so both fields are never negative.
+    Duration::new(u64::try_from(now.tv_sec).unwrap_or(0), u32::try_from(now.tv_nsec).unwrap_or(0))
 }
 
 fn capture(text: &str) {
@@ -114,7 +126,7 @@ pub struct Run {
 /// Runs `f` under a deadline with output capture on this thread; returns its result, and
 /// whether the deadline stopped it, what it printed and the operations it used.
 pub fn guarded<T>(limits: &Limits, f: impl FnOnce() -> T) -> (T, Run) {
-    DEADLINE.with(|d| d.set(Some(Instant::now() + limits.deadline)));
+    DEADLINE.with(|d| d.set(Some(thread_cpu_time() + limits.deadline)));
     DEADLINE_HIT.with(|hit| hit.set(false));
     OPERATIONS.with(|count| count.set(0));
     OUTPUT_CAP.with(|cap| cap.set(limits.output));

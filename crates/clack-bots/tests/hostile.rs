@@ -89,6 +89,21 @@ fn the_deadline_stops_a_script_that_stays_under_the_operation_limit() {
     assert!(decision.elapsed < std::time::Duration::from_secs(2));
 }
 
+/// The deadline is counted on the thread's CPU clock: time the thread does not run (here asleep,
+/// on a busy machine preempted) is not the bot's. By the wall clock this decision would be late.
+#[test]
+fn time_the_deciding_thread_does_not_run_is_not_counted_against_the_deadline() {
+    let limits = Limits { deadline: std::time::Duration::from_millis(50), ..Limits::default() };
+    let engine = sandbox::engine(&limits);
+    let (result, run) = sandbox::guarded(&limits, || {
+        std::thread::sleep(std::time::Duration::from_millis(120));
+        engine.eval::<i64>("let n = 0; for i in 0..2000 { n += i; } n")
+    });
+    assert_eq!(result.map_err(|e| e.to_string()), Ok(1_999_000));
+    assert!(!run.deadline, "the deadline counted time the thread was asleep");
+    assert!(run.operations > 2_000, "the script ran past several clock readings: {}", run.operations);
+}
+
 #[test]
 fn a_decision_counts_its_operations_the_same_every_time_and_stops_at_the_limit() {
     let limits = Limits { operations: 5_000, deadline: std::time::Duration::from_secs(20), ..Limits::default() };
