@@ -169,9 +169,7 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
         })
         .collect();
     let endgame = is_endgame(&position);
-    // Near the end of a match the choice is made on the probability of winning, which only the
-    // whole-match playouts measure: the search of the round is of no use there.
-    let searched = budget.search_nodes > 0 && !endgame && two_player_straight(&position);
+    let searched = searches(budget, &position);
     let mut playing: Vec<usize> = (0..values.len()).collect();
     for w in 0..u64::from(worlds) {
         if w == u64::from(budget.screen) && playing.len() > budget.finalists.max(1) {
@@ -210,6 +208,13 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
     Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame })
 }
 
+/// Whether each world's margins come from a search of its round rather than a playout. Near the
+/// end of a match the choice is made on the probability of winning, which only the whole-match
+/// playouts measure: the search of the round is of no use there.
+fn searches(budget: &Budget, position: &Game) -> bool {
+    budget.search_nodes > 0 && !is_endgame(position) && two_player_straight(position)
+}
+
 /// Whether `position` is of two-player Straight Dominoes, where each world's round is searched.
 /// Four players in teams are two sides too, and the search handles them (partners play for
 /// their side), but there it bought nothing measurable at fourteen times the cost: in 400
@@ -242,17 +247,21 @@ fn search_world(world: &Game, actions: &[Action], nodes: u64, (seed, w): (u64, u
 const DRAW_ORDER: u64 = 0x0D2A_A0D2_E200_0000;
 
 /// Action `a`'s margins and wins less action `b`'s, world by world, in worlds `worlds` of the
-/// evaluation seeded with `seed`: world `w` is sampled and played out exactly as
-/// [`evaluate`]'s world `w` would be, so numbers past an evaluation's budget are new worlds of
-/// the same kind, and its common random numbers hold for the pair.
+/// evaluation seeded with `seed` under `budget`: world `w` is sampled, searched (where
+/// [`evaluate`] searches) and played out as [`evaluate`]'s world `w` would be, so numbers past
+/// an evaluation's budget are new worlds of the same kind, measured the same way, and its common
+/// random numbers hold for the pair. Searched with the pair alone, a world's search may go
+/// deeper within its positions than the evaluation's did with all its finalists; where both
+/// reach the round's end the margins are the same.
 pub fn compare(
     info: &mut InfoSet,
     (a, b): (Action, Action),
     worlds: std::ops::Range<u64>,
-    seed: u64,
+    (budget, seed): (&Budget, u64),
 ) -> Result<(Vec<f64>, Vec<f64>), EngineError> {
     let seat = info.seat();
     let whole_match = matches!(info.position(), Game::Straight(_));
+    let searched = searches(budget, info.position());
     let (mut margins, mut wins) = (Vec::new(), Vec::new());
     for w in worlds {
         let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
@@ -262,7 +271,8 @@ pub fn compare(
             next.apply(seat, action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
             *out = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
         }
-        margins.push(played[0].margin - played[1].margin);
+        let search = if searched { search_world(&world, &[a, b], budget.search_nodes, (seed, w)) } else { None };
+        margins.push(search.map_or(played[0].margin - played[1].margin, |m| f64::from(m[0] - m[1])));
         wins.push(played[0].win - played[1].win);
     }
     Ok((margins, wins))

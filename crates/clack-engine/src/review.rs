@@ -231,7 +231,7 @@ fn judge(
                 break;
             }
             let more = u64::from(extra * budget.worlds);
-            let (m, w) = compare(&mut info, (best.action, played), next..next + more, decision)?;
+            let (m, w) = compare(&mut info, (best.action, played), next..next + more, (&budget, decision))?;
             next += more;
             margins.extend(m);
             wins.extend(w);

@@ -5,6 +5,7 @@ mod support;
 use clack_engine::player::{self, Level};
 use clack_engine::record::{self, Step};
 use clack_engine::review::Label;
+use clack_engine::evaluate::compare;
 use clack_engine::{Budget, InfoSet, evaluate};
 use clack_rules::game::{Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight};
@@ -91,6 +92,35 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
         let best = evaluation.best().margin.mean;
         assert!(evaluation.actions.iter().all(|v| v.margin.mean <= best || evaluation.endgame));
     }
+}
+
+/// A review adds worlds to a decision its first ones do not settle (`compare`). Each must be
+/// measured as the evaluation measures its own (in two-player Straight, a search of the world's
+/// round), or the loss mixes two quantities: the added worlds were once greedy playouts, and the
+/// judge, whose unsettled labels rest mostly on added worlds, judged by the old evaluation. Where
+/// the search reaches the round's end, world `w` gives the same differences either way.
+#[test]
+fn worlds_a_review_adds_are_measured_as_the_evaluation_measures_its_own() {
+    let options = support::straight(2, false);
+    let budget = Budget { worlds: 6, screen: 6, finalists: 20, exact_tiles: 0, exact_nodes: 0, search_nodes: u64::MAX };
+    let mut checked = 0;
+    for seed in 0..12 {
+        let steps = support::play_until(options, seed, |game, _| {
+            let tiles: usize = game.hands().iter().map(|h| h.len()).sum();
+            tiles <= 6 && game.legal_actions().len() > 1
+        });
+        let seat = support::mover(options, &steps);
+        let mut info = InfoSet::new(options, &steps, seat).expect("info set");
+        let evaluation = evaluate(&mut info, &budget, seed).expect("evaluates");
+        assert!(!evaluation.endgame && !evaluation.exact);
+        for other in (0..evaluation.actions.len()).filter(|&i| i != evaluation.best) {
+            let pair = (evaluation.best().action, evaluation.actions[other].action);
+            let added = compare(&mut info, pair, 0..6, (&budget, seed)).expect("compares");
+            assert_eq!(added, evaluation.differences(other), "{} after {} steps", pair.1, steps.len());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} pairs");
 }
 
 /// Plays a 2-player game to 60: seat 0 the engine at `level`, seat 1 at random.
