@@ -250,9 +250,10 @@ const DRAW_ORDER: u64 = 0x0D2A_A0D2_E200_0000;
 /// evaluation seeded with `seed` under `budget`: world `w` is sampled, searched (where
 /// [`evaluate`] searches) and played out as [`evaluate`]'s world `w` would be, so numbers past
 /// an evaluation's budget are new worlds of the same kind, measured the same way, and its common
-/// random numbers hold for the pair. Searched with the pair alone, a world's search may go
-/// deeper within its positions than the evaluation's did with all its finalists; where both
-/// reach the round's end the margins are the same.
+/// random numbers hold for the pair. The pair's search gets the positions per move that each of
+/// the evaluation's finalists had in such a world ([`pair_nodes`]), so it looks as deep as they
+/// did, not deeper at several times the cost; where both reach the round's end the margins are
+/// the same.
 pub fn compare(
     info: &mut InfoSet,
     (a, b): (Action, Action),
@@ -262,6 +263,7 @@ pub fn compare(
     let seat = info.seat();
     let whole_match = matches!(info.position(), Game::Straight(_));
     let searched = searches(budget, info.position());
+    let nodes = pair_nodes(budget, info.position().legal_actions().len());
     let (mut margins, mut wins) = (Vec::new(), Vec::new());
     for w in worlds {
         let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
@@ -271,11 +273,19 @@ pub fn compare(
             next.apply(seat, action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
             *out = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
         }
-        let search = if searched { search_world(&world, &[a, b], budget.search_nodes, (seed, w)) } else { None };
+        let search = if searched { search_world(&world, &[a, b], nodes, (seed, w)) } else { None };
         margins.push(search.map_or(played[0].margin - played[1].margin, |m| f64::from(m[0] - m[1])));
         wins.push(played[0].win - played[1].win);
     }
     Ok((margins, wins))
+}
+
+/// The positions a world's search of two actions may visit so that each gets the share each of
+/// an evaluation's finalists got in a world past its screening: the budget is per world, shared
+/// by the moves searched, and the evaluation searched `finalists` of the `legal` actions there.
+fn pair_nodes(budget: &Budget, legal: usize) -> u64 {
+    let moves = budget.finalists.clamp(1, legal.max(1)).max(2) as u64;
+    budget.search_nodes.saturating_mul(2) / moves
 }
 
 /// The engine's choice: the highest margin, or near the end of a Straight Dominoes match the
@@ -310,5 +320,23 @@ fn is_endgame(position: &Game) -> bool {
     match position {
         Game::Straight(g) => g.scores().iter().any(|&s| s + ENDGAME >= g.options().target),
         Game::Streets(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pair searched in an added world gets each finalist's share of a world's positions: with
+    /// `default`'s 3,000 positions and five finalists, 1,200 for the two; with only two or three
+    /// legal actions, all of which the evaluation searched, two of two or three shares.
+    #[test]
+    fn a_pair_gets_the_positions_two_finalists_had() {
+        let budget = crate::Level::Default.budget();
+        assert_eq!((budget.search_nodes, budget.finalists), (3_000, 5));
+        assert_eq!(pair_nodes(&budget, 12), 1_200);
+        assert_eq!(pair_nodes(&budget, 3), 2_000);
+        assert_eq!(pair_nodes(&budget, 2), 3_000);
+        assert_eq!(pair_nodes(&Budget { search_nodes: u64::MAX, ..budget }, 12), u64::MAX / 5);
     }
 }

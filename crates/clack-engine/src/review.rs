@@ -60,6 +60,15 @@ impl Label {
         let label = Label::of(low.max(0.0), bounds);
         (label, Label::of(high.max(0.0), bounds) == label)
     }
+
+    /// Whether `worlds` in all could settle a label that `loss`, measured in `now` worlds, does
+    /// not: the interval the same mean would have with that many worlds (its error shrinking as
+    /// one over the square root) lies within one label's band. A loss sitting on a band's edge
+    /// never settles, however many worlds are added; worlds spent on it would only cost time.
+    fn may_settle(loss: Estimate, bounds: [f64; 3], (now, worlds): (u32, u32)) -> bool {
+        let narrowed = loss.stderr * (f64::from(now) / f64::from(worlds.max(1))).sqrt();
+        Label::supported(Estimate { stderr: narrowed, ..loss }, bounds).1
+    }
 }
 
 /// The normal quantile of a two-sided 95% interval.
@@ -67,8 +76,10 @@ const Z95: f64 = 1.96;
 
 /// Worlds a review adds, in turn, to a decision whose label its first worlds do not settle, as
 /// multiples of the level's worlds: at most eight times the level's worlds in all, for the best
-/// action and the one played. The schedule is fixed in advance and counted in worlds, so a
-/// review labels the same on every machine.
+/// action and the one played. A decision gets them only while its loss could still be settled
+/// by the worlds the schedule has left (`Label::may_settle`); one whose mean sits on a band's
+/// edge keeps the milder label its worlds so far support. The schedule and the rule are fixed
+/// in advance and counted in worlds, so a review labels the same on every machine.
 pub const EXTRA_WORLDS: [u32; 3] = [1, 2, 4];
 
 /// Losses below these (points of round margin) are good, inaccuracies and mistakes in Straight
@@ -226,8 +237,10 @@ fn judge(
         let measured = |loss: Estimate, win_loss: Estimate| if evaluation.endgame { win_loss } else { loss };
         let (mut margins, mut wins) = evaluation.differences(index);
         let mut next = u64::from(budget.worlds);
+        let most = budget.worlds * (1 + EXTRA_WORLDS.iter().sum::<u32>());
         for extra in EXTRA_WORLDS {
-            if Label::supported(measured(loss, win_loss), bounds).1 {
+            let now = measured(loss, win_loss);
+            if Label::supported(now, bounds).1 || !Label::may_settle(now, bounds, (worlds, most)) {
                 break;
             }
             let more = u64::from(extra * budget.worlds);
@@ -321,5 +334,28 @@ fn totals(seat: Seat, decisions: &[DecisionReview], chances: &[ChanceReview]) ->
         loss: Estimate::sum(mine.iter().map(|d| d.loss)),
         luck: Estimate::sum(chances.iter().filter(|c| c.seat == seat).map(|c| c.luck)),
         labels,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loss(mean: f64, stderr: f64) -> Estimate {
+        Estimate { mean, stderr }
+    }
+
+    /// With 64 worlds of 512: a loss of 7.4 ± 1.0 sits on the edge between inaccuracy and
+    /// mistake, and eight times the worlds (± 0.35) would still straddle it, so no world is added;
+    /// 5.0 ± 2.0 straddles two edges now, but would lie within the inaccuracies then.
+    #[test]
+    fn worlds_are_added_only_to_a_label_they_could_settle() {
+        let bounds = STRAIGHT_POINTS;
+        assert_eq!(Label::supported(loss(7.4, 1.0), bounds), (Label::Inaccuracy, false));
+        assert!(!Label::may_settle(loss(7.4, 1.0), bounds, (64, 512)));
+        assert_eq!(Label::supported(loss(5.0, 2.0), bounds), (Label::Good, false));
+        assert!(Label::may_settle(loss(5.0, 2.0), bounds, (64, 512)));
+        // A blunder's band has no top: a loss well past 15 settles with the worlds it has.
+        assert_eq!(Label::supported(loss(40.0, 5.0), bounds), (Label::Blunder, true));
     }
 }

@@ -179,7 +179,7 @@ impl<'a> Search<'a> {
         let len = state.legal_actions_into(&mut self.buffers[ply]);
         let mut moves: Vec<(u32, Move)> =
             self.buffers[ply][..len].iter().map(|&m| (state.scored(m) * 64 + m.pips(), m)).collect();
-        moves.sort_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.0));
         moves.into_iter().map(|(_, m)| m).collect()
     }
 }
