@@ -2,10 +2,10 @@
 
 mod support;
 
+use clack_engine::evaluate::compare;
 use clack_engine::player::{self, Level};
 use clack_engine::record::{self, Step};
 use clack_engine::review::Label;
-use clack_engine::evaluate::compare;
 use clack_engine::{Budget, InfoSet, evaluate};
 use clack_rules::game::{Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight};
