@@ -165,7 +165,7 @@ ordinary maps.</p>
 <td>500,000</td>
 </tr>
 <tr>
-<td>wall-clock time per decision</td>
+<td>CPU time per decision (the deciding thread&#39;s own clock)</td>
 <td>100 ms</td>
 </tr>
 <tr>
@@ -196,7 +196,9 @@ first legal action for it. <code>GetBot</code> shows what the bot last printed.<
 <p>A decision&#39;s budget is counted in operations as well as time. Operations are the same on every
 machine (a bot has no clock and no random generator; <code>view.nonce</code> comes from the game&#39;s
 history), so a decision that ran out of operations runs out again wherever it is run; only the
-100 ms deadline depends on the machine.</p>
+100 ms deadline depends on the machine. It is counted in the CPU time of the thread your decision
+runs on, so a busy server (or the ladder, which plays at the lowest scheduling priority) never
+faults your bot for time the operating system gave to other work.</p>
 <h2 id="why-did-my-bot-do-that">Why did my bot do that?</h2>
 <p>For any decision of your bot in a finished game, <code>BotService.ExplainDecision</code> (game id and the
 sequence of the move&#39;s event, or of the <code>BotFaulted</code> event) runs that version again on exactly
