@@ -1098,3 +1098,197 @@ async fn a_database_password_in_any_form_is_never_printed() {
         assert!(!seen.contains(secret), "the shard's log printed the password: {seen}");
     }
 }
+
+/// A ladder board as one shard shows it: its deals, and each entry (bot, version, rating,
+/// interval, games), best first.
+async fn board_on(url: &str) -> (u64, Vec<(String, String, String, u64)>) {
+    let mut bots = within("connecting", BotServiceClient::connect(url.to_owned())).await.unwrap();
+    let asked = pb::GetLeaderboardRequest { configuration: "straight-2".into(), page_size: 100, ..Default::default() };
+    let board = within("GetLeaderboard", bots.get_leaderboard(keyed(asked, ADMIN_KEY))).await.unwrap().into_inner();
+    let entries = board
+        .entries
+        .into_iter()
+        .map(|e| (e.bot_id, e.version, format!("{:.6} ± {:.6}", e.rating, e.ci95), e.games))
+        .collect();
+    (board.deals, entries)
+}
+
+/// The address of the shard named `name`.
+fn url_of(shards: &[Shard], name: &str) -> String {
+    shards.iter().find(|s| s.args[1] == name).unwrap().url.clone()
+}
+
+/// `call`'s answer, or a failure naming it after 10 s: a call that hangs fails the test.
+async fn within<T>(what: &str, call: impl Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(10), call).await.unwrap_or_else(|_| panic!("{what}: no answer in 10 s"))
+}
+
+/// Which shard holds the board's lease, and at which epoch, as the database says.
+fn lease_of(postgres: &Postgres) -> (String, i64) {
+    let row = postgres.sql("SELECT holder, epoch FROM ladder_leases WHERE configuration = 'straight-2'");
+    let (holder, epoch) = row.split_once('|').unwrap_or_else(|| panic!("no lease: {row:?}"));
+    (holder.split('/').next().unwrap().to_owned(), epoch.parse().unwrap())
+}
+
+/// The deals the database holds closed: what the board counts, written by any shard.
+fn closed_deals(postgres: &Postgres) -> u64 {
+    postgres.sql("SELECT count(*) FROM ladder_deals WHERE configuration = 'straight-2' AND closed").parse().unwrap()
+}
+
+/// Waits until the board, read through `url`, has more than `deals` deals; answers how long.
+async fn until_deals_pass(url: &str, deals: u64, limit: Duration) -> Duration {
+    let start = Instant::now();
+    loop {
+        if board_on(url).await.0 > deals {
+            return start.elapsed();
+        }
+        assert!(start.elapsed() < limit, "the board stayed at {deals} deals for {limit:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The ladder as one service of three shards behind the shipped proxy, all started with
+/// `--ladder`: the shard playing the board is killed, then the one that took over is paused
+/// while it holds the lease. The board goes on within 10 s of each fault, through the shards
+/// that are up; once every bot is retired and the board stands still, every shard shows the
+/// same board, its deals are numbered without a gap, and its games are exactly the finished
+/// games the cluster lists (none counted twice, none lost, none stored by the paused shard
+/// after it lost its lease).
+#[tokio::test]
+async fn the_ladder_goes_on_when_its_shard_is_killed_or_paused_and_counts_every_game_once() {
+    let postgres = Postgres::start();
+    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
+    let ladder = [
+        "--mode",
+        "closed",
+        "--ladder",
+        "--ladder-configurations",
+        "straight-2",
+        "--ladder-anchor",
+        "engine:fast",
+        "--ladder-share",
+        "1",
+    ];
+    let mut shards: Vec<Shard> = ["a", "b", "c"]
+        .iter()
+        .zip(&addrs)
+        .map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), &ladder))
+        .collect();
+    let proxy_dir = tempfile::tempdir().unwrap();
+    let listen = support::nginx::free_addr();
+    support::nginx::write_config(proxy_dir.path(), &addrs, &listen);
+    let _nginx = support::nginx::start(proxy_dir.path(), &listen);
+    let proxy = tonic::transport::Endpoint::from_shared(format!("http://{listen}")).unwrap().connect().await.unwrap();
+    let mut bots = BotServiceClient::new(proxy.clone());
+    for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
+        within("UploadBot", bots.upload_bot(keyed(upload(name, source), ADMIN_KEY))).await.unwrap();
+    }
+    until_deals_pass(&shards[0].url, 2, Duration::from_secs(60)).await;
+
+    // The shard playing the board dies: another takes it over within 10 s.
+    let (first, epoch) = lease_of(&postgres);
+    let index = shards.iter().position(|s| s.args[1] == first).unwrap();
+    let killed = shards.remove(index);
+    let watcher = shards[0].url.clone();
+    drop(killed);
+    let deals = closed_deals(&postgres);
+    let took = until_deals_pass(&watcher, deals, Duration::from_secs(10)).await;
+    let (second, second_epoch) = lease_of(&postgres);
+    assert!(second != first && second_epoch > epoch, "{second} took over from {first} ({second_epoch} > {epoch})");
+
+    // The one that took over is paused while it holds the lease: the third takes over.
+    let paused = shards.iter().find(|s| s.args[1] == second).unwrap();
+    let third = shards.iter().find(|s| s.args[1] != second).unwrap().args[1].clone();
+    signal("-STOP", &paused.process.id().to_string());
+    let deals = closed_deals(&postgres);
+    let took_paused = until_deals_pass(&url_of(&shards, &third), deals, Duration::from_secs(10)).await;
+    assert_eq!(lease_of(&postgres).0, third, "the third shard plays the board");
+    // It wakes up in the middle of whatever it was doing, and writes nothing of it.
+    signal("-CONT", &paused.process.id().to_string());
+    eprintln!("board went on {took:?} after the kill and {took_paused:?} after the pause");
+
+    // Everything retired: the board stands still once its last deal is played out.
+    for name in ["greedy", "defender"] {
+        let retire = pb::RetireBotRequest { bot_id: name.into(), version: None };
+        within("RetireBot", bots.retire_bot(keyed(retire, ADMIN_KEY))).await.unwrap();
+    }
+    let start = Instant::now();
+    let mut last = board_on(&url_of(&shards, &third)).await;
+    loop {
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let now = board_on(&url_of(&shards, &third)).await;
+        if now == last {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the board does not stand still");
+        last = now;
+    }
+    // Every shard up shows that board.
+    for shard in &shards {
+        let start = Instant::now();
+        while board_on(&shard.url).await != last {
+            assert!(start.elapsed() < Duration::from_secs(5), "shard {} shows another board", shard.args[1]);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let (deals, entries) = last;
+    let closed = postgres.sql("SELECT count(*), coalesce(max(n) + 1, 0) FROM ladder_deals WHERE closed");
+    assert_eq!(closed, format!("{deals}|{deals}"), "deals closed, numbered without a gap");
+    assert_eq!(postgres.sql("SELECT count(*) FROM ladder_deals WHERE NOT closed"), "0", "no deal left open");
+    let board_games: u64 = entries.iter().map(|e| e.3).sum::<u64>() / 2;
+    let mut games = GameServiceClient::new(proxy);
+    let (mut listed, mut token) = (0u64, String::new());
+    loop {
+        let asked = pb::ListGamesRequest {
+            page_size: 100,
+            page_token: token,
+            status: pb::GameStatus::Finished as i32,
+            ..Default::default()
+        };
+        let page = within("ListGames", games.list_games(keyed(asked, ADMIN_KEY))).await.unwrap().into_inner();
+        listed += page.games.len() as u64;
+        token = page.next_page_token;
+        if token.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(board_games, listed, "the board counts exactly the ladder games listed");
+    drop(postgres);
+}
+
+/// Fencing, step by step against the real database: a holder whose lease expired and was taken
+/// over cannot renew it and writes nothing, not even a deal it was in the middle of; the new
+/// holder's writes go in; a deal once closed is never written again.
+#[tokio::test]
+async fn a_ladder_lease_taken_over_refuses_every_write_of_its_old_holder() {
+    use clack_server::ladder::shared::{Tables, Write};
+    let postgres = Postgres::start();
+    let database = clack_server::cluster::Database::new(&postgres.url()).unwrap();
+    database.migrate().await.unwrap();
+    let (old, new) = (Tables::new(database.clone(), "a"), Tables::new(database.clone(), "b"));
+    let board = "straight-2";
+    let first = old.take(board).await.unwrap().expect("nobody holds it yet");
+    assert_eq!(new.take(board).await.unwrap(), None, "held and unexpired: not taken");
+    let open = Write::Deal { n: 0, closed: false, record: b"one game" };
+    assert!(old.write(board, first, open).await.unwrap(), "the holder writes");
+    assert!(old.renew(board, first).await.unwrap(), "and renews");
+
+    // The holder is paused past its lease; another takes the board over.
+    postgres.sql("UPDATE ladder_leases SET expires_at = now() - interval '1 second'");
+    let expired = Write::Deal { n: 0, closed: false, record: b"two games" };
+    assert!(!old.write(board, first, expired).await.unwrap(), "an expired lease writes nothing");
+    let second = new.take(board).await.unwrap().expect("an expired lease is taken");
+    assert!(second > first, "a new holder, a new epoch");
+    assert!(!old.renew(board, first).await.unwrap(), "the old holder cannot renew");
+    let late = Write::Deal { n: 0, closed: false, record: b"two games" };
+    assert!(!old.write(board, first, late).await.unwrap(), "the old holder's late game is refused");
+    assert!(!old.write(board, first, Write::Players(b"more")).await.unwrap(), "so are its players");
+    let closing = Write::Deal { n: 0, closed: true, record: b"one game, closed" };
+    assert!(new.write(board, second, closing).await.unwrap(), "the new holder closes the deal left open");
+    let again = Write::Deal { n: 0, closed: false, record: b"rewritten" };
+    assert!(!new.write(board, second, again).await.unwrap(), "a closed deal is never written again");
+    let stored = new.read(board, 0).await.unwrap();
+    assert_eq!(stored.deals, vec![(0, true, b"one game, closed".to_vec())]);
+    assert_eq!(stored.players, None);
+    drop(postgres);
+}

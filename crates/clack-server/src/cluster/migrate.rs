@@ -24,6 +24,7 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (4, "bots", include_str!("migrations/0004_bots.sql")),
     (5, "bots by owner", include_str!("migrations/0005_bots_by_owner.sql")),
     (6, "the bots of indexed games", include_str!("migrations/0006_game_bots.sql")),
+    (7, "the ladder's boards and leases", include_str!("migrations/0007_ladder.sql")),
 ];
 
 /// The newest version this build knows.

@@ -190,6 +190,21 @@ impl Hub {
         &self.access
     }
 
+    /// The cluster's database, on a shard that has one.
+    pub fn database(&self) -> Option<Arc<crate::cluster::Database>> {
+        self.index.as_ref().map(|index| index.database().clone())
+    }
+
+    /// Writes a finished game's row of the cluster's index now, before the game is stored (the
+    /// ladder's games, so that a game it counts is listed even if the shard dies the next
+    /// moment); nothing without a database.
+    pub async fn index_now(&self, log: &GameLog) -> Result<()> {
+        match &self.index {
+            Some(index) => index.write_now(view::summary(log)).await,
+            None => Ok(()),
+        }
+    }
+
     /// The shard this server is.
     pub fn shard(&self) -> ShardName {
         self.limits.shard

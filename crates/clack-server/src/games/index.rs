@@ -85,6 +85,16 @@ impl Index {
             .await
     }
 
+    /// The database the index is in.
+    pub fn database(&self) -> &Arc<Database> {
+        &self.database
+    }
+
+    /// Writes one game's row now and waits for it (a game the ladder counts).
+    pub async fn write_now(&self, summary: pb::GameSummary) -> Result<()> {
+        upsert(&self.database, &self.shard, &[summary], &HashMap::new()).await
+    }
+
     /// Tells the index a game's summary as it stands now. Never waits; if the writer is gone
     /// (shutting down), the next start's reconciliation writes it.
     pub fn note(&self, summary: pb::GameSummary) {

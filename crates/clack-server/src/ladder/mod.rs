@@ -20,12 +20,21 @@
 //! next looks. A deal's seats are checked as it starts, so a version retired during it plays it
 //! out; a deal cut short counts the games it played. A version no longer scheduled (retired, or
 //! a remote version whose program is not connected) stays on the board at its rating after the
-//! last deal it played. The store keeps, per configuration, the players
+//! last deal it played. A lone server's store keeps, per configuration, the players
 //! (`ladder/{name}/players`, index to version) and every deal with the ratings after it
 //! (`ladder/{name}/deal/{n}`); the boards are rebuilt from them at start, whether the ladder
 //! runs or not.
+//!
+//! On a cluster's shard the boards are kept in the shared database instead ([`shared`]): every
+//! shard follows them every second, and each board is played by the one process holding its
+//! lease, whose every write is fenced by it. A deal is written after each game, and a game is
+//! stored only once the deal holding it is, so a board counts exactly the ladder games the
+//! cluster lists, whichever shard died or stalled in the middle of a deal. This module decides
+//! what a board holds and when to write; [`shared`] knows the tables and the leases' timing.
 
-use std::collections::HashMap;
+pub mod shared;
+
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -41,7 +50,7 @@ use tokio::sync::watch;
 use crate::bots::library::{Background, BotLibrary};
 use crate::error::{Error, Result};
 use crate::games::hub::Hub;
-use crate::matches::table::Table;
+use crate::matches::table::{Outcome, Table};
 use crate::paging::Page;
 use crate::who::access::{Owner, OwnerRecord, Principal};
 
@@ -179,6 +188,8 @@ struct Board {
     stored: u64,
     /// Each player's rating after each deal it played.
     history: Vec<Vec<pb::RatingPoint>>,
+    /// On a cluster's shard: to be read again whole from the shared database.
+    stale: bool,
 }
 
 impl Board {
@@ -197,6 +208,27 @@ impl Board {
         row[self.covariance.len()] = clack_ladder::PRIOR_SD * clack_ladder::PRIOR_SD;
         self.covariance.push(row);
         self.results.add_player()
+    }
+
+    /// Enters the players of a stored list that this board does not have yet; answers false,
+    /// changing nothing, when the board has players the list does not (its memory is ahead of
+    /// what was stored, or another list).
+    fn take_players(&mut self, record: Option<&[u8]>) -> Result<bool> {
+        let stored = match record {
+            Some(bytes) => {
+                PlayersRecord::decode(bytes)
+                    .map_err(|e| Error::Internal(format!("the ladder's players do not decode: {e}")))?
+                    .players
+            }
+            None => Vec::new(),
+        };
+        if stored.len() < self.players.len() || stored[..self.players.len()] != self.players[..] {
+            return Ok(false);
+        }
+        for player in &stored[self.players.len()..] {
+            self.add_player(&player.bot_id, player.version.as_deref().unwrap_or_default());
+        }
+        Ok(true)
     }
 
     /// Fits the ratings and their covariance to every result.
@@ -282,6 +314,24 @@ pub struct Ladder {
     boards: Mutex<HashMap<Configuration, Board>>,
     /// The thread the ladder's games run on, at the lowest priority.
     background: Option<Background>,
+    /// On a cluster's shard, the ladder's tables in the shared database: boards are kept and
+    /// followed there, and each is played only under its lease ([`shared`]).
+    tables: Option<Arc<shared::Tables>>,
+    /// The leases this process holds, on a cluster's shard.
+    leases: Mutex<HashMap<Configuration, Held>>,
+    /// The configurations whose lease somebody holds now, as last read (on a cluster's shard).
+    played: Mutex<HashSet<Configuration>>,
+    /// Taken for a whole deal by the player, and for a read by the follower, so that a board is
+    /// never read into while its own deal is being played.
+    turns: HashMap<Configuration, tokio::sync::Mutex<()>>,
+}
+
+/// A lease this process holds.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    epoch: i64,
+    /// When to stop starting games unless renewed, on this process's clock.
+    until: Instant,
 }
 
 impl std::fmt::Debug for Ladder {
@@ -298,8 +348,13 @@ fn deal_prefix(c: Configuration) -> String {
     format!("ladder/{}/deal/", c.name())
 }
 
+/// How often a shard reads the boards it does not play from the shared database.
+const FOLLOW: Duration = Duration::from_secs(1);
+
 impl Ladder {
-    /// The boards as stored; with `settings`, the task that plays the ladder starts too.
+    /// The boards as stored; with `settings`, the task that plays the ladder starts too. On a
+    /// cluster's shard the boards are the shared database's, followed every [`FOLLOW`], and
+    /// the ladder plays a board only while it holds its lease.
     pub async fn open(
         hub: Arc<Hub>,
         library: Arc<BotLibrary>,
@@ -311,12 +366,37 @@ impl Ladder {
         if !crate::bots::engines::is_engine(&settings.anchor) {
             return Err(Error::Internal(format!("the ladder's anchor {} is not an engine level", settings.anchor)));
         }
+        let tables = hub.database().map(|database| Arc::new(shared::Tables::new(database, hub.shard().as_str())));
         let mut boards = HashMap::new();
         for configuration in Configuration::ALL {
-            boards.insert(configuration, load(&hub, configuration, &settings.anchor).await?);
+            let board = match tables {
+                // Read by the follower as soon as it starts: a database away at start does not
+                // stop the server.
+                Some(_) => Board { stale: true, ..Board::default() },
+                None => load(&hub, configuration, &settings.anchor).await?,
+            };
+            boards.insert(configuration, board);
         }
         let background = if running { Some(Background::start("clack-ladder")?) } else { None };
-        let ladder = Arc::new(Ladder { hub, library, settings, running, boards: Mutex::new(boards), background });
+        let turns = Configuration::ALL.into_iter().map(|c| (c, tokio::sync::Mutex::new(()))).collect();
+        let ladder = Arc::new(Ladder {
+            hub,
+            library,
+            settings,
+            running,
+            boards: Mutex::new(boards),
+            background,
+            tables: tables.clone(),
+            leases: Mutex::default(),
+            played: Mutex::default(),
+            turns,
+        });
+        if let Some(tables) = tables {
+            tokio::spawn(ladder.clone().follow(closing.clone()));
+            if running {
+                tokio::spawn(ladder.clone().hold_leases(tables, closing.clone()));
+            }
+        }
         if running {
             tokio::spawn(ladder.clone().run(closing));
         }
@@ -335,6 +415,7 @@ impl Ladder {
                 Ok(played) => played,
                 Err(error) => {
                     tracing::warn!(ladder = configuration.name(), %error, "a ladder deal failed");
+                    self.stale(configuration);
                     false
                 }
             };
@@ -350,13 +431,162 @@ impl Ladder {
         }
     }
 
-    /// Plays the next deal of a configuration, if it has enough players; says whether it played
-    /// it whole. The seats are checked once, as it starts, as a match's are: a version retired
-    /// during the deal plays it out. A deal cut short (a remote bot's program gone, no room for
-    /// a live game, the server closing) counts the games it played, so that every ladder game
-    /// stored counts on the board, and a program cannot take back a lost game by going away.
+    /// The epoch of the lease under which this process may play `configuration` now: always on
+    /// a lone server (0), on a cluster's shard while it holds the lease and has renewed it
+    /// within [`shared::LEASE`] less [`shared::MARGIN`].
+    fn holding(&self, configuration: Configuration) -> Option<i64> {
+        if self.tables.is_none() {
+            return Some(0);
+        }
+        let leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
+        leases.get(&configuration).filter(|held| Instant::now() < held.until).map(|held| held.epoch)
+    }
+
+    /// Marks a board to be read again whole from the shared database: its memory may hold what
+    /// the database refused (a write after the lease was lost) or never got.
+    fn stale(&self, configuration: Configuration) {
+        if self.tables.is_some()
+            && let Some(board) = self.boards.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&configuration)
+        {
+            board.stale = true;
+        }
+    }
+
+    /// Renews the leases this process holds, and takes those nobody holds, every
+    /// [`shared::RENEW`]. A lease not renewed is let go once its time on this clock is up.
+    async fn hold_leases(self: Arc<Self>, tables: Arc<shared::Tables>, closing: watch::Receiver<bool>) {
+        let mut every = tokio::time::interval(shared::RENEW);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !*closing.borrow() {
+            every.tick().await;
+            for &configuration in &self.settings.configurations {
+                let asked = Instant::now();
+                let held = self.leases.lock().unwrap_or_else(PoisonError::into_inner).get(&configuration).copied();
+                let answer = match held {
+                    Some(held) => {
+                        tables.renew(configuration.name(), held.epoch).await.map(|kept| kept.then_some(held.epoch))
+                    }
+                    None => tables.take(configuration.name()).await,
+                };
+                self.lease_answer(configuration, held, answer, asked);
+            }
+        }
+    }
+
+    /// Takes in what the database said to a renewal or a taking of `configuration`'s lease.
+    fn lease_answer(
+        &self,
+        configuration: Configuration,
+        held: Option<Held>,
+        answer: Result<Option<i64>>,
+        asked: Instant,
+    ) {
+        let name = configuration.name();
+        let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
+        match answer {
+            Ok(Some(epoch)) => {
+                if held.is_none() {
+                    tracing::info!(ladder = name, epoch, "took the ladder's lease; playing this board");
+                }
+                leases.insert(configuration, Held { epoch, until: asked + shared::LEASE - shared::MARGIN });
+            }
+            Ok(None) if held.is_some() => {
+                tracing::warn!(ladder = name, "lost the ladder's lease; another shard plays this board");
+                leases.remove(&configuration);
+                drop(leases);
+                self.stale(configuration);
+            }
+            Ok(None) => {}
+            Err(error) => {
+                if held.is_some_and(|held| Instant::now() >= held.until) {
+                    tracing::warn!(ladder = name, %error, "cannot renew the ladder's lease; no longer playing this board");
+                    leases.remove(&configuration);
+                    drop(leases);
+                    self.stale(configuration);
+                }
+            }
+        }
+    }
+
+    /// Reads every board from the shared database every [`FOLLOW`] (a board's own player
+    /// skips it while it plays a deal), and who plays them.
+    async fn follow(self: Arc<Self>, closing: watch::Receiver<bool>) {
+        let Some(tables) = self.tables.clone() else { return };
+        let mut every = tokio::time::interval(FOLLOW);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut away = false;
+        while !*closing.borrow() {
+            every.tick().await;
+            let mut failed = None;
+            for configuration in Configuration::ALL {
+                let Ok(_turn) = self.turns[&configuration].try_lock() else { continue };
+                if let Err(error) = self.sync(configuration).await {
+                    failed = Some(error);
+                }
+            }
+            match tables.leases().await {
+                Ok(rows) => {
+                    let played = rows
+                        .iter()
+                        .filter(|row| row.expires_in_millis > 0)
+                        .filter_map(|row| Configuration::parse(&row.configuration))
+                        .collect();
+                    *self.played.lock().unwrap_or_else(PoisonError::into_inner) = played;
+                }
+                Err(error) => failed = Some(error),
+            }
+            match failed {
+                Some(error) if !away => {
+                    tracing::warn!(%error, "cannot read the ladder's boards; showing them as last read");
+                    away = true;
+                }
+                None if away => {
+                    tracing::info!("reading the ladder's boards again");
+                    away = false;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Reads a board's players and new deals from the shared database into memory (all of it,
+    /// when the board is stale); answers the deal at its end that is still open, if any: one
+    /// being played, or one left by a holder that died. Call with the board's turn taken.
+    async fn sync(&self, configuration: Configuration) -> Result<Option<DealRecord>> {
+        let Some(tables) = &self.tables else { return Ok(None) };
+        let from = {
+            let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+            let board = &boards[&configuration];
+            if board.stale { 0 } else { board.stored }
+        };
+        let stored = tables.read(configuration.name(), from).await?;
+        let mut boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+        let board = boards.get_mut(&configuration).ok_or_else(|| Error::Internal("no board".into()))?;
+        if from == 0 && board.stale {
+            *board = Board::default();
+        }
+        if !board.take_players(stored.players.as_deref())? {
+            board.stale = true;
+            return Ok(None);
+        }
+        fold(board, configuration, stored.deals, &self.settings.anchor)
+    }
+
+    /// Plays the next deal of a configuration, if this process holds its board and it has
+    /// enough players; says whether it played it whole. The seats are checked once, as it
+    /// starts, as a match's are: a version retired during the deal plays it out. A deal cut
+    /// short (a remote bot's program gone, no room for a live game, the server closing, the
+    /// lease lost) counts the games it stored, so that every ladder game stored counts on the
+    /// board, and a program cannot take back a lost game by going away. On a cluster's shard a
+    /// deal left open by a holder that died is closed first, counting the games it stored.
     async fn play_deal(&self, configuration: Configuration, closing: &watch::Receiver<bool>) -> Result<bool> {
-        let Some(table) = self.next_table(configuration).await? else { return Ok(false) };
+        let Some(epoch) = self.holding(configuration) else { return Ok(false) };
+        let _turn = self.turns[&configuration].lock().await;
+        if let Some(open) = self.sync(configuration).await? {
+            tracing::info!(ladder = configuration.name(), games = open.games.len(), "closing a deal left open");
+            self.record(configuration, epoch, open).await?;
+        }
+        let Some(table) = self.next_table(configuration, epoch).await? else { return Ok(false) };
         let entrants: Vec<pb::MatchEntrant> = {
             let boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
             let board = &boards[&configuration];
@@ -364,49 +594,85 @@ impl Ladder {
         };
         let seated = Table::check(&self.library, configuration.options(), &entrants, None).await?;
         let mut deal = DealRecord { games: Vec::new(), unix_millis: crate::now(), after: Vec::new() };
-        let played = self.play_games(configuration, (&seated, &table), &mut deal, closing).await;
+        let played = self.play_games(configuration, (&seated, &table, epoch), &mut deal, closing).await;
         if !deal.games.is_empty() {
-            self.record(configuration, deal).await?;
+            self.record(configuration, epoch, deal).await?;
         }
         played
     }
 
-    /// Plays a deal's games into `deal`, until one cannot be played or the server closes; says
-    /// whether every game was played. The seats rotate by one a game, once per side: every
-    /// player plays the deal from every seat, and with teams (one player in both seats of a
-    /// side) each side's seats once, since rotating further would repeat a seating.
+    /// Plays a deal's games into `deal`, until one cannot be played, the lease is lost or the
+    /// server closes; says whether every game was played. The seats rotate by one a game, once
+    /// per side: every player plays the deal from every seat, and with teams (one player in
+    /// both seats of a side) each side's seats once, since rotating further would repeat a
+    /// seating. Each game is kept in the deal (on a cluster's shard, written as the deal so
+    /// far under the lease) before it is stored: a game the lease no longer allows is dropped
+    /// unstored.
     async fn play_games(
         &self,
         configuration: Configuration,
-        (seated, table): (&Table, &[usize]),
+        (seated, table, epoch): (&Table, &[usize], i64),
         deal: &mut DealRecord,
         closing: &watch::Receiver<bool>,
     ) -> Result<bool> {
-        let deals = self.boards.lock().unwrap_or_else(PoisonError::into_inner)[&configuration].stored;
-        let seed = 0x1add_e000_0000_0000u64 ^ (deals << 2) ^ configuration as u64;
+        let n = self.boards.lock().unwrap_or_else(PoisonError::into_inner)[&configuration].stored;
+        let seed = 0x1add_e000_0000_0000u64 ^ (n << 2) ^ configuration as u64;
         let mut rotation = Match::new(configuration.options(), seated.entrants.clone(), seed);
         let owner = OwnerRecord::new(&Owner::Nobody, &Principal::Anonymous { addr: None });
         let purpose = format!("ladder:{}", configuration.name());
         for _ in 0..configuration.side_count() {
-            if *closing.borrow() {
+            if *closing.borrow() || self.holding(configuration) != Some(epoch) {
                 return Ok(false);
             }
             let next = rotation.next_game();
             let background = self.background.as_ref();
-            let (summary, result) =
-                seated.play((&self.library, &self.hub), &next, (&owner, &purpose), background).await?;
-            rotation.record(&next, &result);
+            let outcome = seated.play_game((&self.library, &self.hub), &next, (&owner, &purpose), background).await?;
+            rotation.record(&next, outcome.result());
             deal.games.push(GameRecord {
-                game_id: summary.game_id,
+                game_id: outcome.game_id().to_owned(),
                 players: next.seats.iter().map(|&e| table[e] as u32).collect(),
-                winners: result.winners.iter().map(|s| u32::from(s.0)).collect(),
+                winners: outcome.result().winners.iter().map(|s| u32::from(s.0)).collect(),
             });
+            let record = deal.encode_to_vec();
+            if !self.keep(configuration, epoch, shared::Write::Deal { n, closed: false, record: &record }).await? {
+                deal.games.pop();
+                return Ok(false);
+            }
+            if let Outcome::Played(log, events, _) = outcome {
+                self.hub.index_now(&log).await?;
+                crate::matches::table::store(&self.hub, &log, events, &owner).await?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Writes a board's players or deal where boards are kept: on a cluster's shard, in the
+    /// shared database under the lease at `epoch` (answers false, and marks the board stale,
+    /// when the lease is lost); on a lone server, in its store, where a deal is kept when it
+    /// ends.
+    async fn keep(&self, configuration: Configuration, epoch: i64, write: shared::Write<'_>) -> Result<bool> {
+        if let Some(tables) = &self.tables {
+            let kept = tables.write(configuration.name(), epoch, write).await?;
+            if !kept {
+                tracing::warn!(ladder = configuration.name(), epoch, "the ladder's lease is lost; nothing written");
+                self.stale(configuration);
+            }
+            return Ok(kept);
+        }
+        match write {
+            shared::Write::Players(record) => {
+                self.hub.store().put(&players_key(configuration), record.to_vec()).await?
+            }
+            shared::Write::Deal { n, closed: true, record } => {
+                self.hub.store().put(&format!("{}{n:010}", deal_prefix(configuration)), record.to_vec()).await?
+            }
+            shared::Write::Deal { closed: false, .. } => {}
         }
         Ok(true)
     }
 
     /// Enters every active version not yet on the board, and picks the next deal's players.
-    async fn next_table(&self, configuration: Configuration) -> Result<Option<Vec<usize>>> {
+    async fn next_table(&self, configuration: Configuration, epoch: i64) -> Result<Option<Vec<usize>>> {
         let active = self.library.active_versions(configuration.kind());
         let anchor = self.settings.anchor.clone();
         let (added, players, table) = {
@@ -430,22 +696,23 @@ impl Ladder {
             let table = board.next_table(&playing, &anchor, configuration);
             (added, PlayersRecord { players: board.players.clone() }, table)
         };
-        if added {
-            self.hub.store().put(&players_key(configuration), players.encode_to_vec()).await?;
+        if added && !self.keep(configuration, epoch, shared::Write::Players(&players.encode_to_vec())).await? {
+            return Ok(None);
         }
         Ok(table)
     }
 
-    /// Folds a played deal into the board, fits the ratings and stores the deal with them.
-    async fn record(&self, configuration: Configuration, mut deal: DealRecord) -> Result<()> {
+    /// Folds a played deal into the board as its next deal, fits the ratings and keeps the deal
+    /// with them, closed.
+    async fn record(&self, configuration: Configuration, epoch: i64, mut deal: DealRecord) -> Result<()> {
         let sides = configuration.sides();
-        let key = {
+        let n = {
             let mut boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
             let board = boards.get_mut(&configuration).ok_or_else(|| Error::Internal("no board".into()))?;
             let mut seen: Vec<u32> = deal.games.iter().flat_map(|g| g.players.iter().copied()).collect();
             seen.sort_unstable();
             seen.dedup();
-            let index = board.stored;
+            let n = board.stored;
             board.add_deal(&deal, &sides, &self.settings.anchor, true);
             deal.after = seen
                 .iter()
@@ -458,9 +725,10 @@ impl Ladder {
                 .collect();
             // The history gains the points now that they are known.
             board.remember(&deal);
-            format!("{}{index:010}", deal_prefix(configuration))
+            n
         };
-        self.hub.store().put(&key, deal.encode_to_vec()).await?;
+        let record = deal.encode_to_vec();
+        self.keep(configuration, epoch, shared::Write::Deal { n, closed: true, record: &record }).await?;
         Ok(())
     }
 
@@ -498,7 +766,10 @@ impl Ladder {
             })
             .collect();
         Ok(pb::GetLeaderboardResponse {
-            running: self.running && self.settings.configurations.contains(&configuration),
+            running: match self.tables {
+                Some(_) => self.played.lock().unwrap_or_else(PoisonError::into_inner).contains(&configuration),
+                None => self.running && self.settings.configurations.contains(&configuration),
+            },
             deals: board.deals,
             entries,
             next_page_token: page.next_token(order.len()),
@@ -538,23 +809,47 @@ fn rest_after(took: Duration, share: f64, threads: usize) -> Duration {
     took.mul_f64((1.0 - busy) / busy)
 }
 
-/// A configuration's board from the store.
+/// A configuration's board from a lone server's store.
 async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<Board> {
     let mut board = Board::default();
-    if let Some(bytes) = hub.store().get(&players_key(configuration)).await? {
-        let players = PlayersRecord::decode(bytes.as_slice())
-            .map_err(|e| Error::Internal(format!("the ladder's players do not decode: {e}")))?;
-        for player in players.players {
-            board.add_player(&player.bot_id, player.version.as_deref().unwrap_or_default());
-        }
+    let players = hub.store().get(&players_key(configuration)).await?;
+    board.take_players(players.as_deref())?;
+    let prefix = deal_prefix(configuration);
+    let mut deals = Vec::new();
+    for (key, bytes) in hub.store().scan(&prefix).await? {
+        let n =
+            key[prefix.len()..].parse().map_err(|_| Error::Internal(format!("{key} is not a ladder deal's key")))?;
+        deals.push((n, true, bytes));
     }
+    fold(&mut board, configuration, deals, anchor)?;
+    Ok(board)
+}
+
+/// Folds the stored deals numbered from the board's next on, in order, and fits the ratings if
+/// any was added; answers the deal at the end that is still open, if any.
+fn fold(
+    board: &mut Board,
+    configuration: Configuration,
+    deals: Vec<(u64, bool, Vec<u8>)>,
+    anchor: &str,
+) -> Result<Option<DealRecord>> {
     let sides = configuration.sides();
-    let mut set_aside = 0u64;
-    for (key, bytes) in hub.store().scan(&deal_prefix(configuration)).await? {
-        let deal =
-            DealRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("{key} does not decode: {e}")))?;
+    let (mut added, mut set_aside, mut open) = (false, 0u64, None);
+    for (n, closed, bytes) in deals {
+        if n != board.stored {
+            // Read twice (a board's own deal, folded as it ended): nothing to add.
+            continue;
+        }
+        let name = configuration.name();
+        let deal = DealRecord::decode(bytes.as_slice())
+            .map_err(|e| Error::Internal(format!("deal {n} of the ladder {name} does not decode: {e}")))?;
+        if !closed {
+            open = Some(deal);
+            break;
+        }
         if one_player_per_side(&deal, &sides) {
             board.add_deal(&deal, &sides, anchor, false);
+            added = true;
         } else {
             board.stored += 1;
             set_aside += 1;
@@ -567,8 +862,10 @@ async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<B
             "team deals stored before sides were rated are kept but not counted on the board"
         );
     }
-    board.fit(anchor);
-    Ok(board)
+    if added {
+        board.fit(anchor);
+    }
+    Ok(open)
 }
 
 /// Whether every game of `deal` seats one player per side, as the ladder has seated since it

@@ -113,12 +113,28 @@ impl Table {
         (owner, purpose): (&OwnerRecord, &str),
         background: Option<&Background>,
     ) -> Result<(pb::GameSummary, GameResult)> {
+        match self.play_game((library, hub), next, (owner, purpose), background).await? {
+            Outcome::Stored(summary, result) => Ok((summary, result)),
+            Outcome::Played(log, events, result) => Ok((store(hub, &log, events, owner).await?, result)),
+        }
+    }
+
+    /// Plays game `next` as [`Table::play`] does, leaving a game played on the pool unstored
+    /// (for the ladder, which stores it only while it holds the board's lease); a live game is
+    /// stored as it is played.
+    pub(crate) async fn play_game(
+        &self,
+        (library, hub): (&BotLibrary, &Arc<Hub>),
+        next: &NextGame,
+        (owner, purpose): (&OwnerRecord, &str),
+        background: Option<&Background>,
+    ) -> Result<Outcome> {
         let seats: Vec<Seated> = next.seats.iter().map(|&entrant| self.seated[entrant].clone()).collect();
         let specs = seats.iter().map(Seated::spec).collect();
         let (log, events) = GameLog::create(&hub.new_game_id(), self.options, specs, next.seed, crate::now())?;
         if seats.iter().any(|s| matches!(s.player, Sitter::Remote)) {
             let (log, events) = hub.play_live(log, events, owner, purpose).await?;
-            return Ok((crate::games::view::summary(&log), result_of(&log, &events)));
+            return Ok(Outcome::Stored(crate::games::view::summary(&log), result_of(&log, &events)));
         }
         let (engine, limits) = library.runner();
         let figures = library.figures().map(|figures| (figures, PlayedIn::of_purpose(purpose)));
@@ -127,9 +143,8 @@ impl Table {
             Some(background) => library.in_background(background, game).await??,
             None => library.blocking(game).await??,
         };
-        hub.store_played(&log, events, owner).await?;
-        tracing::debug!(game = log.id(), index = next.index, "match game stored");
-        Ok((crate::games::view::summary(&log), result))
+        tracing::debug!(game = log.id(), index = next.index, "match game played");
+        Ok(Outcome::Played(log, events, result))
     }
 
     /// The results to report for `standings` (the arena's, in the order of the entrants).
@@ -211,6 +226,42 @@ impl Seated {
 /// Where a match game's decisions are counted: the metrics' figures, and whether the game is a
 /// match's or the ladder's.
 type Counted<'a> = Option<&'a (Arc<BotFigures>, PlayedIn)>;
+
+/// A game [`Table::play_game`] played.
+#[allow(clippy::large_enum_variant)] // one a game, moved once: boxing would buy nothing
+pub(crate) enum Outcome {
+    /// A live game (a remote bot's), stored as it was played.
+    Stored(pb::GameSummary, GameResult),
+    /// A game played on the pool, not stored yet.
+    Played(GameLog, Vec<pb::Event>, GameResult),
+}
+
+impl Outcome {
+    pub(crate) fn game_id(&self) -> &str {
+        match self {
+            Outcome::Stored(summary, _) => &summary.game_id,
+            Outcome::Played(log, _, _) => log.id(),
+        }
+    }
+
+    pub(crate) fn result(&self) -> &GameResult {
+        match self {
+            Outcome::Stored(_, result) | Outcome::Played(_, _, result) => result,
+        }
+    }
+}
+
+/// Stores a game played on the pool as an ordinary finished game, owned by `owner`.
+pub(crate) async fn store(
+    hub: &Hub,
+    log: &GameLog,
+    events: Vec<pb::Event>,
+    owner: &OwnerRecord,
+) -> Result<pb::GameSummary> {
+    hub.store_played(log, events, owner).await?;
+    tracing::debug!(game = log.id(), "match game stored");
+    Ok(crate::games::view::summary(log))
+}
 
 /// Plays a match game to its end through its log, every seat a bot (`seats`, by seat), and
 /// returns the log, all its events and the result. A decision that fails is recorded as a
