@@ -17,7 +17,7 @@ pub(crate) enum Command {
     /// List the migrations this build knows and whether the database has each.
     Status(DbArgs),
     /// List the cluster's shards: address, version, when each started and last beat, up or down;
-    /// and which process plays each ladder board, under which lease.
+    /// and every lease: which process plays each ladder board (`ladder/…`) and each match.
     Shards(DbArgs),
     /// Time ListGames pages over a game index filled to `--games` rows (synthetic games of a
     /// shard named `bench`; refused on a database that holds any other shard's games).
@@ -99,18 +99,18 @@ async fn shards(args: &DbArgs) -> anyhow::Result<()> {
         let ago = (now - row.last_beat_unix_millis).max(0) as f64 / 1000.0;
         println!("{:<20} {state:<5} {:<22} {:<8} {ago:>10.1} s ago", row.name, row.address, row.version);
     }
-    let leases = clack_server::ladder::shared::leases(&database)
+    let leases = clack_server::cluster::lease::list(&database, "")
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context(database.shown().to_owned())?;
     if !leases.is_empty() {
         println!();
-        println!("{:<20} {:<36} {:>6} {:>14}", "ladder board", "played by", "epoch", "lease");
+        println!("{:<30} {:<36} {:>6} {:>16}", "lease", "held by", "epoch", "");
     }
     for lease in leases {
         let left = lease.expires_in_millis as f64 / 1000.0;
         let state = if left > 0.0 { format!("{left:.1} s left") } else { format!("expired {:.1} s ago", -left) };
-        println!("{:<20} {:<36} {:>6} {state:>14}", lease.configuration, lease.holder, lease.epoch);
+        println!("{:<30} {:<36} {:>6} {state:>16}", lease.name, lease.holder, lease.epoch);
     }
     Ok(())
 }

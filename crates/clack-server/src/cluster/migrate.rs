@@ -24,7 +24,9 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (4, "bots", include_str!("migrations/0004_bots.sql")),
     (5, "bots by owner", include_str!("migrations/0005_bots_by_owner.sql")),
     (6, "the bots of indexed games", include_str!("migrations/0006_game_bots.sql")),
-    (7, "the ladder's boards and leases", include_str!("migrations/0007_ladder.sql")),
+    (7, "leases and the ladder's boards", include_str!("migrations/0007_ladder.sql")),
+    (8, "kept reviews", include_str!("migrations/0008_kept_reviews.sql")),
+    (9, "matches", include_str!("migrations/0009_matches.sql")),
 ];
 
 /// The newest version this build knows.

@@ -4,10 +4,12 @@
 //! Without `--database` a server keeps everything in its own sled store and this module is not
 //! used. With it, the rooms that own shared state keep their own tables through it: accounts and
 //! API keys ([`crate::who::shared`]), bots and their versions and statistics
-//! ([`crate::bots::shared`]) and the index of every shard's games behind `ListGames`
-//! ([`crate::games::index`]); the registry of shards with their heartbeats ([`shards`]) is the
-//! cluster's own. Each shard still keeps its games' event logs in its own store, and nothing on
-//! a move's path ever calls the database.
+//! ([`crate::bots::shared`]), the index of every shard's games behind `ListGames`
+//! ([`crate::games::index`]), matches ([`crate::matches::shared`]), the ladder's boards
+//! ([`crate::ladder::shared`]) and kept reviews ([`crate::review::shared`]). The registry of
+//! shards with their heartbeats ([`shards`]) and the leases that name the one shard doing a piece
+//! of shared work ([`lease`]) are the cluster's own. Each shard still keeps its games' event logs
+//! in its own store, and nothing on a move's path ever calls the database.
 //!
 //! The client is tokio-postgres with a deadpool pool, chosen over sqlx: no build-time database or
 //! offline query data, a smaller build on two cores, and `LISTEN/NOTIFY` on a plain connection.
@@ -21,6 +23,7 @@
 //! gRPC beyond that error, of games, of bots or of accounts.
 
 pub(crate) mod follow;
+pub mod lease;
 pub mod migrate;
 pub mod shards;
 
@@ -302,7 +305,7 @@ fn masked_pairs(text: &str) -> String {
         let (key, after_key) = trimmed.split_at(key_end);
         let after_space = after_key.trim_start();
         let Some(after_equals) = after_space.strip_prefix('=') else {
-            out.push_str("…");
+            out.push('…');
             return out;
         };
         let value_start = after_equals.trim_start();

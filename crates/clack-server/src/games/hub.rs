@@ -195,12 +195,12 @@ impl Hub {
         self.index.as_ref().map(|index| index.database().clone())
     }
 
-    /// Writes a finished game's row of the cluster's index now, before the game is stored (the
-    /// ladder's games, so that a game it counts is listed even if the shard dies the next
-    /// moment); nothing without a database.
-    pub async fn index_now(&self, log: &GameLog) -> Result<()> {
+    /// Writes a finished game's row of the cluster's index now (the ladder's and matches'
+    /// games, before they are stored, so that a game they count is listed even if the shard
+    /// dies the next moment); nothing without a database.
+    pub async fn index_now(&self, summary: pb::GameSummary) -> Result<()> {
         match &self.index {
-            Some(index) => index.write_now(view::summary(log)).await,
+            Some(index) => index.write_now(summary).await,
             None => Ok(()),
         }
     }

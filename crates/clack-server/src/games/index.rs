@@ -191,6 +191,23 @@ pub async fn upsert(
         .await
 }
 
+/// The indexed summaries of the games `ids`, in that order; a game not indexed is left out.
+pub async fn summaries(database: &Database, ids: &[String]) -> Result<Vec<pb::GameSummary>> {
+    let rows = database
+        .call("reading games from the index", async |client| {
+            Ok(client.query("SELECT id, summary FROM games WHERE id = ANY($1)", &[&ids]).await?)
+        })
+        .await?;
+    let mut found: HashMap<String, pb::GameSummary> = HashMap::new();
+    for row in rows {
+        let bytes: Vec<u8> = row.get(1);
+        let summary = pb::GameSummary::decode(bytes.as_slice())
+            .map_err(|e| Error::Internal(format!("an indexed summary does not decode: {e}")))?;
+        found.insert(row.get(0), summary);
+    }
+    Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+}
+
 /// The `game_bots` rows of these games, as two columns (bot, game): each bot seated in a game,
 /// once per game however many seats it holds.
 fn seated_bots(games: &[pb::GameSummary]) -> (Vec<&str>, Vec<&str>) {

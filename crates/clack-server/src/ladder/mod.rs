@@ -48,6 +48,7 @@ use prost::Message;
 use tokio::sync::watch;
 
 use crate::bots::library::{Background, BotLibrary};
+use crate::cluster::lease::Held;
 use crate::error::{Error, Result};
 use crate::games::hub::Hub;
 use crate::matches::table::{Outcome, Table};
@@ -326,14 +327,6 @@ pub struct Ladder {
     turns: HashMap<Configuration, tokio::sync::Mutex<()>>,
 }
 
-/// A lease this process holds.
-#[derive(Clone, Copy, Debug)]
-struct Held {
-    epoch: i64,
-    /// When to stop starting games unless renewed, on this process's clock.
-    until: Instant,
-}
-
 impl std::fmt::Debug for Ladder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ladder").field("settings", &self.settings).field("running", &self.running).finish()
@@ -366,7 +359,10 @@ impl Ladder {
         if !crate::bots::engines::is_engine(&settings.anchor) {
             return Err(Error::Internal(format!("the ladder's anchor {} is not an engine level", settings.anchor)));
         }
-        let tables = hub.database().map(|database| Arc::new(shared::Tables::new(database, hub.shard().as_str())));
+        let tables = hub.database().map(|database| {
+            let holder = crate::cluster::lease::Holder::new(database, hub.shard().as_str());
+            Arc::new(shared::Tables::new(Arc::new(holder)))
+        });
         let mut boards = HashMap::new();
         for configuration in Configuration::ALL {
             let board = match tables {
@@ -433,13 +429,13 @@ impl Ladder {
 
     /// The epoch of the lease under which this process may play `configuration` now: always on
     /// a lone server (0), on a cluster's shard while it holds the lease and has renewed it
-    /// within [`shared::LEASE`] less [`shared::MARGIN`].
+    /// within [`crate::cluster::lease::LEASE`] less [`crate::cluster::lease::MARGIN`].
     fn holding(&self, configuration: Configuration) -> Option<i64> {
         if self.tables.is_none() {
             return Some(0);
         }
         let leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
-        leases.get(&configuration).filter(|held| Instant::now() < held.until).map(|held| held.epoch)
+        leases.get(&configuration).filter(|held| held.current()).map(|held| held.epoch)
     }
 
     /// Marks a board to be read again whole from the shared database: its memory may hold what
@@ -453,9 +449,9 @@ impl Ladder {
     }
 
     /// Renews the leases this process holds, and takes those nobody holds, every
-    /// [`shared::RENEW`]. A lease not renewed is let go once its time on this clock is up.
+    /// [`crate::cluster::lease::RENEW`]. A lease not renewed is let go once its time on this clock is up.
     async fn hold_leases(self: Arc<Self>, tables: Arc<shared::Tables>, closing: watch::Receiver<bool>) {
-        let mut every = tokio::time::interval(shared::RENEW);
+        let mut every = tokio::time::interval(crate::cluster::lease::RENEW);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         while !*closing.borrow() {
             every.tick().await;
@@ -488,7 +484,7 @@ impl Ladder {
                 if held.is_none() {
                     tracing::info!(ladder = name, epoch, "took the ladder's lease; playing this board");
                 }
-                leases.insert(configuration, Held { epoch, until: asked + shared::LEASE - shared::MARGIN });
+                leases.insert(configuration, Held::new(epoch, asked));
             }
             Ok(None) if held.is_some() => {
                 tracing::warn!(ladder = name, "lost the ladder's lease; another shard plays this board");
@@ -498,7 +494,7 @@ impl Ladder {
             }
             Ok(None) => {}
             Err(error) => {
-                if held.is_some_and(|held| Instant::now() >= held.until) {
+                if held.is_some_and(|held| !held.current()) {
                     tracing::warn!(ladder = name, %error, "cannot renew the ladder's lease; no longer playing this board");
                     leases.remove(&configuration);
                     drop(leases);
@@ -529,7 +525,7 @@ impl Ladder {
                     let played = rows
                         .iter()
                         .filter(|row| row.expires_in_millis > 0)
-                        .filter_map(|row| Configuration::parse(&row.configuration))
+                        .filter_map(|row| Configuration::parse(row.name.strip_prefix("ladder/")?))
                         .collect();
                     *self.played.lock().unwrap_or_else(PoisonError::into_inner) = played;
                 }
@@ -639,7 +635,7 @@ impl Ladder {
                 return Ok(false);
             }
             if let Outcome::Played(log, events, _) = outcome {
-                self.hub.index_now(&log).await?;
+                self.hub.index_now(crate::games::view::summary(&log)).await?;
                 crate::matches::table::store(&self.hub, &log, events, &owner).await?;
             }
         }

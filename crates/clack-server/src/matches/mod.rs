@@ -22,11 +22,18 @@
 //!
 //! Who may start a match is who may run one, under the same quota of games per call; anyone may
 //! watch a match or list its games, as anyone may list games.
+//!
+//! On a cluster's shard the record is in the shared database instead ([`shared`]), written only
+//! under the match's lease, and before each game is stored; every shard looks every second for
+//! running matches whose lease has expired and resumes them as a restarted server would, and
+//! any shard answers `WatchMatch` and `ListGames` by match from the record.
 
+pub mod shared;
 pub(crate) mod table;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use clack_bots::arena::{GameResult, Match};
 use clack_log::convert::{FieldError, options_from_proto};
@@ -37,11 +44,12 @@ use tokio::sync::{mpsc, watch};
 use tonic::Status;
 
 use crate::bots::library::{Asker, BotLibrary};
+use crate::cluster::lease::{self, Held, Holder};
 use crate::error::{Error, Result};
 use crate::games::hub::Hub;
 use crate::paging::Page;
 use crate::who::access::{OwnerRecord, new_owner};
-use table::Table;
+use table::{Outcome, Table};
 
 /// The store's prefix of match records.
 const PREFIX: &str = "match/";
@@ -121,7 +129,18 @@ pub struct Matches {
     running: Mutex<HashMap<String, watch::Receiver<pb::WatchMatchResponse>>>,
     /// Turns true when the server starts to shut down: no new game starts after it.
     closing: watch::Receiver<bool>,
+    /// On a cluster's shard, this process as the holder of match leases: a match is recorded in
+    /// the shared database, played by the holder of its lease, and resumed by another shard
+    /// when its holder is gone.
+    holder: Option<Arc<Holder>>,
+    /// The leases of the matches this process plays.
+    held: Mutex<HashMap<String, Held>>,
 }
+
+/// How often a shard looks for running matches whose shard is gone (and renews its own).
+const ADOPT: Duration = lease::RENEW;
+/// How often `WatchMatch` reads a match played by another shard.
+const WATCH_ELSEWHERE: Duration = Duration::from_millis(500);
 
 impl std::fmt::Debug for Matches {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -131,8 +150,17 @@ impl std::fmt::Debug for Matches {
 
 impl Matches {
     /// The matches of `hub`'s store; every one that had not ended is resumed.
+    ///
+    /// On a cluster's shard the matches are the database's instead: a task renews the leases of
+    /// the matches this shard plays and takes over every running match whose lease has expired.
     pub async fn open(hub: Arc<Hub>, library: Arc<BotLibrary>, closing: watch::Receiver<bool>) -> Result<Arc<Matches>> {
-        let matches = Arc::new(Matches { hub, library, running: Mutex::default(), closing });
+        let holder = hub.database().map(|database| Arc::new(Holder::new(database, hub.shard().as_str())));
+        let matches =
+            Arc::new(Matches { hub, library, running: Mutex::default(), closing, holder, held: Mutex::default() });
+        if matches.holder.is_some() {
+            tokio::spawn(matches.clone().adopt());
+            return Ok(matches);
+        }
         for (key, bytes) in matches.hub.store().scan(PREFIX).await? {
             match MatchRecord::decode(bytes.as_slice()) {
                 Ok(record) if record.status == pb::MatchStatus::Running as i32 => matches.resume(record).await,
@@ -165,7 +193,15 @@ impl Matches {
             status: pb::MatchStatus::Running as i32,
             error: String::new(),
         };
-        self.save(&record).await?;
+        if let Some(holder) = &self.holder {
+            let asked = Instant::now();
+            let epoch = holder.take(&shared::lease(&record.match_id)).await?;
+            let epoch = epoch.ok_or_else(|| Error::Internal(format!("match {} is taken", record.match_id)))?;
+            self.held_map().insert(record.match_id.clone(), Held::new(epoch, asked));
+        }
+        if !self.save(&record).await? {
+            return Err(Error::Internal(format!("match {} could not be recorded", record.match_id)));
+        }
         tracing::info!(r#match = %record.match_id, games = record.request.as_ref().map_or(0, |r| r.games), by = %asker.identity.who, "match started");
         let match_id = record.match_id.clone();
         self.spawn(record, table);
@@ -220,6 +256,70 @@ impl Matches {
             });
         }
         self.running.lock().unwrap_or_else(PoisonError::into_inner).remove(&record.match_id);
+        self.held_map().remove(&record.match_id);
+    }
+
+    fn held_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The epoch under which this process may play the next game of `match_id`: always on a
+    /// lone server (0); on a cluster's shard while it holds the match's lease, renewed in time.
+    fn holding(&self, match_id: &str) -> Option<i64> {
+        if self.holder.is_none() {
+            return Some(0);
+        }
+        self.held_map().get(match_id).filter(|held| held.current()).map(|held| held.epoch)
+    }
+
+    /// Every [`ADOPT`], renews the leases of the matches this shard plays, and takes over every
+    /// running match whose lease has expired (its shard is gone or stalled), resuming it after
+    /// its last recorded game: within [`lease::LEASE`] and one [`ADOPT`] of its shard's end.
+    async fn adopt(self: Arc<Self>) {
+        let Some(holder) = self.holder.clone() else { return };
+        let mut every = tokio::time::interval(ADOPT);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !*self.closing.borrow() {
+            every.tick().await;
+            let held: Vec<(String, i64)> = self.held_map().iter().map(|(id, h)| (id.clone(), h.epoch)).collect();
+            for (id, epoch) in held {
+                let asked = Instant::now();
+                match holder.renew(&shared::lease(&id), epoch).await {
+                    Ok(true) => {
+                        self.held_map().entry(id).and_modify(|h| *h = Held::new(epoch, asked));
+                    }
+                    Ok(false) => {
+                        tracing::warn!(r#match = %id, "lost the match's lease; another shard plays it");
+                        self.held_map().remove(&id);
+                    }
+                    Err(_) => {}
+                }
+            }
+            let Ok(orphans) = shared::orphans(holder.database()).await else { continue };
+            for id in orphans {
+                if let Err(error) = self.take_over(&holder, &id).await {
+                    tracing::warn!(r#match = %id, %error, "a match whose shard is gone could not be taken over");
+                }
+            }
+        }
+    }
+
+    /// Takes over running match `match_id` if its lease can be taken, and resumes it.
+    async fn take_over(self: &Arc<Self>, holder: &Holder, match_id: &str) -> Result<()> {
+        if self.running.lock().unwrap_or_else(PoisonError::into_inner).contains_key(match_id) {
+            return Ok(());
+        }
+        let asked = Instant::now();
+        let Some(epoch) = holder.take(&shared::lease(match_id)).await? else { return Ok(()) };
+        self.held_map().insert(match_id.to_owned(), Held::new(epoch, asked));
+        let record = record_of(&self.hub, match_id).await?;
+        if record.status != pb::MatchStatus::Running as i32 {
+            self.held_map().remove(match_id);
+            return Ok(());
+        }
+        tracing::info!(r#match = %match_id, epoch, done = record.games.len(), "took over a match whose shard is gone");
+        self.resume(record).await;
+        Ok(())
     }
 
     /// Plays the games still owed, recording each, then marks the match finished and counts it.
@@ -237,12 +337,14 @@ impl Matches {
                 tracing::info!(r#match = %record.match_id, done = played.played(), "match paused for shutdown");
                 return Ok(());
             }
+            if self.holding(&record.match_id).is_none() {
+                tracing::info!(r#match = %record.match_id, done = played.played(), "match left to the shard that took it over");
+                return Ok(());
+            }
             let next = played.next_game();
-            let (summary, result) =
-                table.play((&self.library, &self.hub), &next, (&owner, &record.match_id), None).await?;
+            let outcome = table.play_game((&self.library, &self.hub), &next, (&owner, &record.match_id), None).await?;
+            let Some((summary, result)) = self.keep_game(record, outcome, &owner).await? else { return Ok(()) };
             played.record(&next, &result);
-            record.games.push(PlayedGame::of(summary.game_id.clone(), &result));
-            self.save(record).await?;
             progress.send_replace(report(record, table, played, Some(summary)));
         }
         // Counted exactly once on a cluster (the database keys the count by match), so counted
@@ -253,7 +355,9 @@ impl Matches {
             table.count(&self.library, &record.match_id, &played.standings()).await?;
         }
         record.status = pb::MatchStatus::Finished as i32;
-        self.save(record).await?;
+        if !self.save(record).await? {
+            return Ok(());
+        }
         if !once {
             table.count(&self.library, &record.match_id, &played.standings()).await?;
         }
@@ -262,20 +366,69 @@ impl Matches {
         Ok(())
     }
 
-    async fn save(&self, record: &MatchRecord) -> Result<()> {
-        self.hub.store().put(&format!("{PREFIX}{}", record.match_id), record.encode_to_vec()).await?;
-        Ok(())
+    /// Records a game the match played, and stores it. On a lone server the game is stored
+    /// first (a stop between the two leaves it in the store outside the match, and it is played
+    /// again); on a cluster's shard it is recorded first, under the match's lease, and stored only
+    /// if it was: a shard that lost the match while playing it stores nothing (answers `None`).
+    async fn keep_game(
+        &self,
+        record: &mut MatchRecord,
+        outcome: Outcome,
+        owner: &OwnerRecord,
+    ) -> Result<Option<(pb::GameSummary, GameResult)>> {
+        let (log, events, result) = match outcome {
+            Outcome::Stored(summary, result) => {
+                // A live game (a remote bot's), stored as it was played: indexed now, so that the
+                // match lists it as soon as it is recorded.
+                self.hub.index_now(summary.clone()).await?;
+                record.games.push(PlayedGame::of(summary.game_id.clone(), &result));
+                return Ok(self.save(record).await?.then_some((summary, result)));
+            }
+            Outcome::Played(log, events, result) => (log, events, result),
+        };
+        record.games.push(PlayedGame::of(log.id().to_owned(), &result));
+        if self.holder.is_none() {
+            let summary = table::store(&self.hub, &log, events, owner).await?;
+            self.save(record).await?;
+            return Ok(Some((summary, result)));
+        }
+        if !self.save(record).await? {
+            record.games.pop();
+            return Ok(None);
+        }
+        self.hub.index_now(crate::games::view::summary(&log)).await?;
+        Ok(Some((table::store(&self.hub, &log, events, owner).await?, result)))
+    }
+
+    /// Writes a match's record: to the store on a lone server; on a cluster's shard to the
+    /// database, under the match's lease (false: another shard plays it now, nothing written).
+    async fn save(&self, record: &MatchRecord) -> Result<bool> {
+        let Some(holder) = &self.holder else {
+            self.hub.store().put(&format!("{PREFIX}{}", record.match_id), record.encode_to_vec()).await?;
+            return Ok(true);
+        };
+        let Some(epoch) = self.held_map().get(&record.match_id).map(|held| held.epoch) else { return Ok(false) };
+        let saved = shared::save(holder, epoch, &record.match_id, record.status, &record.encode_to_vec()).await?;
+        if !saved {
+            tracing::warn!(r#match = %record.match_id, epoch, "the match's lease is lost; nothing written");
+            self.held_map().remove(&record.match_id);
+        }
+        Ok(saved)
     }
 
     /// A match's progress now, and then after each game until it ends.
     pub async fn watch(
-        &self,
+        self: &Arc<Self>,
         match_id: &str,
     ) -> Result<mpsc::Receiver<std::result::Result<pb::WatchMatchResponse, Status>>> {
         let (sender, replies) = mpsc::channel(4);
         let running = self.running.lock().unwrap_or_else(PoisonError::into_inner).get(match_id).cloned();
         let Some(mut watching) = running else {
-            let record = stored(&self.hub, match_id).await?;
+            let record = record_of(&self.hub, match_id).await?;
+            if record.status == pb::MatchStatus::Running as i32 && self.holder.is_some() {
+                tokio::spawn(self.clone().watch_elsewhere(record, sender));
+                return Ok(replies);
+            }
             let _ = sender.send(Ok(self.ended(&record).await)).await;
             return Ok(replies);
         };
@@ -291,7 +444,37 @@ impl Matches {
         Ok(replies)
     }
 
-    /// The progress of a match no task plays: its standings from the record.
+    /// A running match another shard plays, read from the database every [`WATCH_ELSEWHERE`]:
+    /// its progress now, and again after each game recorded, until it ends.
+    async fn watch_elsewhere(
+        self: Arc<Self>,
+        mut record: MatchRecord,
+        sender: mpsc::Sender<std::result::Result<pb::WatchMatchResponse, Status>>,
+    ) {
+        let mut sent = None;
+        loop {
+            let seen = (record.games.len(), record.status);
+            if sent != Some(seen) {
+                if sender.send(Ok(self.ended(&record).await)).await.is_err() {
+                    return;
+                }
+                sent = Some(seen);
+            }
+            if record.status != pb::MatchStatus::Running as i32 {
+                return;
+            }
+            tokio::time::sleep(WATCH_ELSEWHERE).await;
+            match record_of(&self.hub, &record.match_id).await {
+                Ok(now) => record = now,
+                Err(error) => {
+                    let _ = sender.send(Err(error.into())).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The progress of a match no task here plays: its standings from the record.
     async fn ended(&self, record: &MatchRecord) -> pb::WatchMatchResponse {
         let Ok(table) = self.stored_table(record).await else {
             let games = record.request.as_ref().map_or(0, |r| r.games);
@@ -299,7 +482,9 @@ impl Matches {
         };
         let played = replayed(record, &table);
         let last = match record.games.last() {
-            Some(game) => self.hub.store().summary(&game.game_id).await.ok().flatten(),
+            Some(game) => {
+                summaries(&self.hub, std::slice::from_ref(&game.game_id)).await.ok().and_then(|mut s| s.pop())
+            }
             None => None,
         };
         report(record, &table, &played, last)
@@ -334,11 +519,9 @@ impl Matches {
         if last.status != pb::MatchStatus::Finished as i32 {
             return Err(Error::Internal(format!("match {} stopped: {}", started.match_id, last.error)));
         }
-        let record = stored(&self.hub, &started.match_id).await?;
-        let mut match_games = Vec::new();
-        for game in &record.games {
-            match_games.extend(self.hub.store().summary(&game.game_id).await?);
-        }
+        let record = record_of(&self.hub, &started.match_id).await?;
+        let ids: Vec<String> = record.games.iter().map(|g| g.game_id.clone()).collect();
+        let match_games = summaries(&self.hub, &ids).await?;
         Ok(pb::RunMatchResponse {
             games: last.games,
             results: last.standings,
@@ -359,9 +542,13 @@ fn replayed(record: &MatchRecord, table: &Table) -> Match {
     played
 }
 
-/// The record of match `match_id`.
-async fn stored(hub: &Hub, match_id: &str) -> Result<MatchRecord> {
-    let bytes = hub.store().get(&format!("{PREFIX}{match_id}")).await?;
+/// The record of match `match_id`: from the shared database on a cluster's shard, whichever
+/// shard plays it, else from the store.
+async fn record_of(hub: &Hub, match_id: &str) -> Result<MatchRecord> {
+    let bytes = match hub.database() {
+        Some(database) => shared::read(&database, match_id).await?,
+        None => hub.store().get(&format!("{PREFIX}{match_id}")).await?,
+    };
     let bytes = bytes.ok_or_else(|| Error::NotFound(format!("no match {match_id}")))?;
     MatchRecord::decode(bytes.as_slice()).map_err(|e| Error::Internal(format!("match {match_id} does not decode: {e}")))
 }
@@ -397,10 +584,21 @@ pub async fn list_games(hub: &Hub, request: &pb::ListGamesRequest) -> Result<pb:
         return Err(FieldError::new("match_id", "lists a match's games: leave kind and status unspecified").into());
     }
     let page = Page::asked(&request.page_token, request.page_size)?;
-    let record = stored(hub, &request.match_id).await?;
-    let mut games = Vec::new();
-    for game in &record.games[page.range(record.games.len())] {
-        games.extend(hub.store().summary(&game.game_id).await?);
-    }
+    let record = record_of(hub, &request.match_id).await?;
+    let ids: Vec<String> = record.games[page.range(record.games.len())].iter().map(|g| g.game_id.clone()).collect();
+    let games = summaries(hub, &ids).await?;
     Ok(pb::ListGamesResponse { games, next_page_token: page.next_token(record.games.len()) })
+}
+
+/// The summaries of games `ids`, in that order: from the cluster's index on a cluster's shard
+/// (a match's games live on every shard that played part of it), else from the store.
+async fn summaries(hub: &Hub, ids: &[String]) -> Result<Vec<pb::GameSummary>> {
+    if let Some(database) = hub.database() {
+        return crate::games::index::summaries(&database, ids).await;
+    }
+    let mut games = Vec::new();
+    for id in ids {
+        games.extend(hub.store().summary(id).await?);
+    }
+    Ok(games)
 }

@@ -103,25 +103,10 @@ impl Table {
 
     /// Plays game `next` of the match on the bots' pool (one game per turn, so that ordinary
     /// games' bots are not kept waiting for a whole match), on `background`'s thread if one is
-    /// given, and stores it, owned by `owner`. A game with a remote bot is played as a live game
-    /// instead, its seat offered to the bot's program (`purpose` says why: the match's id, or
-    /// the ladder's name).
-    pub(crate) async fn play(
-        &self,
-        (library, hub): (&BotLibrary, &Arc<Hub>),
-        next: &NextGame,
-        (owner, purpose): (&OwnerRecord, &str),
-        background: Option<&Background>,
-    ) -> Result<(pb::GameSummary, GameResult)> {
-        match self.play_game((library, hub), next, (owner, purpose), background).await? {
-            Outcome::Stored(summary, result) => Ok((summary, result)),
-            Outcome::Played(log, events, result) => Ok((store(hub, &log, events, owner).await?, result)),
-        }
-    }
-
-    /// Plays game `next` as [`Table::play`] does, leaving a game played on the pool unstored
-    /// (for the ladder, which stores it only while it holds the board's lease); a live game is
-    /// stored as it is played.
+    /// given, and leaves it unstored: its match or ladder records it first where a lease must
+    /// allow it ([`store`] stores it, owned by `owner`). A game with a remote bot is played as a
+    /// live game instead, stored as it is played, its seat offered to the bot's program
+    /// (`purpose` says why: the match's id, or the ladder's name).
     pub(crate) async fn play_game(
         &self,
         (library, hub): (&BotLibrary, &Arc<Hub>),

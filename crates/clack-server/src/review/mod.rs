@@ -5,13 +5,16 @@
 //! streams its progress as it goes. Once made it is kept in the store under
 //! `review/{game}/{level}` (a game's log never changes after its end, so neither does its
 //! review), and asking again sends the kept one at once. Who may ask is who may read a finished
-//! game's log.
+//! game's log. On a cluster's shard a kept review is also written to the shared database
+//! ([`shared`]), and a kept review of another shard's game is read from there
+//! ([`kept_elsewhere`]): through any shard, even while the game's own is down.
 //!
 //! The room also holds [`explain`], which runs one bot decision of a finished game again for
 //! the bot's owner. Both read finished games from the hub and ask the bots' room for nothing but
 //! what a seat decided; no live game waits on them.
 
 pub mod explain;
+pub mod shared;
 
 use std::sync::Arc;
 
@@ -58,7 +61,11 @@ fn key(game_id: &str, level: Level) -> String {
 pub async fn start(hub: Arc<Hub>, game_id: String, level: Level, kept_only: bool) -> Result<Replies> {
     let (sender, replies) = mpsc::channel(8);
     let kept = hub.store().get(&key(&game_id, level)).await?;
-    if let Some(review) = kept.and_then(|bytes| pb::GameReview::decode(bytes.as_slice()).ok()) {
+    if let Some(bytes) = kept
+        && let Ok(review) = pb::GameReview::decode(bytes.as_slice())
+    {
+        // A review kept while the database was away reaches it now (writing it again is harmless).
+        share(&hub, &game_id, level, bytes);
         let _ = sender.send(Ok(reply(pb::review_game_response::Body::Review(review)))).await;
         return Ok(replies);
     }
@@ -87,10 +94,12 @@ pub async fn start(hub: Arc<Hub>, game_id: String, level: Level, kept_only: bool
         let answer = match made {
             Ok(Ok(review)) => {
                 let review = to_proto(&game_id, &review, &sequences);
-                let kept = match hub.store().put(&key(&game_id, level), review.encode_to_vec()).await {
+                let bytes = review.encode_to_vec();
+                let kept = match hub.store().put(&key(&game_id, level), bytes.clone()).await {
                     Ok(()) => hub.mark_reviewed(&game_id, level.name()).await,
                     Err(e) => Err(e.into()),
                 };
+                share(&hub, &game_id, level, bytes);
                 if let Err(e) = kept {
                     tracing::warn!(game = %game_id, error = %e, "a review could not be kept");
                 }
@@ -102,6 +111,31 @@ pub async fn start(hub: Arc<Hub>, game_id: String, level: Level, kept_only: bool
         };
         let _ = sender.send(answer).await;
     });
+    Ok(replies)
+}
+
+/// Writes a kept review to the cluster's database, on a shard that has one, without waiting:
+/// a failure is logged, and the next read of the review on this shard tries again.
+fn share(hub: &Hub, game_id: &str, level: Level, review: Vec<u8>) {
+    let Some(database) = hub.database() else { return };
+    let game_id = game_id.to_owned();
+    tokio::spawn(async move {
+        if let Err(error) = shared::keep(&database, &game_id, level.name(), &review).await {
+            tracing::warn!(game = %game_id, level = level.name(), %error, "a kept review is not shared yet");
+        }
+    });
+}
+
+/// The kept review of another shard's game `game_id` at `level`, from the cluster's database;
+/// `elsewhere` (the error naming the game's shard) when there is no database or no such review:
+/// a review not kept yet is made on the game's own shard.
+pub async fn kept_elsewhere(hub: &Hub, game_id: &str, level: Level, elsewhere: Error) -> Result<Replies> {
+    let Some(database) = hub.database() else { return Err(elsewhere) };
+    let Some(bytes) = shared::read(&database, game_id, level.name()).await? else { return Err(elsewhere) };
+    let review = pb::GameReview::decode(bytes.as_slice())
+        .map_err(|e| Error::Internal(format!("the kept review of {game_id} does not decode: {e}")))?;
+    let (sender, replies) = mpsc::channel(1);
+    let _ = sender.send(Ok(reply(pb::review_game_response::Body::Review(review)))).await;
     Ok(replies)
 }
 

@@ -82,7 +82,7 @@ impl clack_proto::v1::bot_service_server::BotService for BotApi {
 
     async fn watch_match(&self, request: Request<pb::WatchMatchRequest>) -> Reply<Self::WatchMatchStream> {
         self.gate.admit(&request, Action::Use).await?;
-        let id = self.gate.game(&request, &request.get_ref().match_id)?;
+        let id = self.gate.match_id(&request, &request.get_ref().match_id, self.hub.database().is_some())?;
         let replies = self.matches.watch(id).await?;
         Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))
     }

@@ -126,8 +126,8 @@ impl GameService for GameApi {
     async fn list_games(&self, request: Request<pb::ListGamesRequest>) -> Reply<pb::ListGamesResponse> {
         self.gate.admit(&request, Action::Use).await?;
         if !request.get_ref().match_id.is_empty() {
-            // A match lives on the shard that started it, as a game does.
-            self.gate.game(&request, &request.get_ref().match_id)?;
+            // A lone server's match lives on its shard, as a game does; a cluster's is shared.
+            self.gate.match_id(&request, &request.get_ref().match_id, self.hub.database().is_some())?;
             return Ok(Response::new(crate::matches::list_games(&self.hub, request.get_ref()).await?));
         }
         if self.hub.lists_cluster() || self.shards.local_only(request.metadata()) {

@@ -54,6 +54,17 @@ impl Gate {
         Ok(id)
     }
 
+    /// The id of the match a request is about, once it is well formed and agrees with the
+    /// `x-clack-game` header. A lone server's match lives on its shard, as a game does; a
+    /// cluster's (`shared`) is in the shared database, and any shard answers for it.
+    pub fn match_id<'a, T>(&self, request: &Request<T>, id: &'a str, shared: bool) -> Result<&'a str, Error> {
+        let id = shard::game_id(id)?;
+        match shard::check_route(self.shard, request.metadata(), id) {
+            Err(Error::OtherShard { .. }) if shared => Ok(id),
+            checked => checked.map(|()| id),
+        }
+    }
+
     /// Lets a request in to do `action`, or says why not.
     ///
     /// On a cluster's shard, a key this shard has not heard of yet (made through another shard a

@@ -64,8 +64,17 @@ impl ReplayService for ReplayApi {
 
     async fn review_game(&self, request: Request<pb::ReviewGameRequest>) -> Reply<Self::ReviewGameStream> {
         self.gate.admit(&request, Action::ReadFinished).await?;
-        let id = self.gate.game(&request, &request.get_ref().game_id)?.to_owned();
         let level = crate::review::level(&request.get_ref().level)?;
+        let id = match self.gate.game(&request, &request.get_ref().game_id) {
+            Ok(id) => id.to_owned(),
+            // Another shard's game: its kept review is read from the cluster's database.
+            Err(elsewhere @ Error::OtherShard { .. }) => {
+                let game = shard::game_id(&request.get_ref().game_id).map_err(Error::from)?;
+                let replies = crate::review::kept_elsewhere(&self.hub, game, level, elsewhere).await?;
+                return Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))));
+            }
+            Err(error) => return Err(error.into()),
+        };
         let kept_only = request.get_ref().kept_only;
         let replies = crate::review::start(self.hub.clone(), id, level, kept_only).await?;
         Ok(Response::new(Box::pin(tokio_stream::wrappers::ReceiverStream::new(replies))))

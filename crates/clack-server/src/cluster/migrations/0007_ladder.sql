@@ -1,15 +1,16 @@
--- The ladder as one service of the cluster: each configuration's board (its players and its
--- deals) is kept here, and a lease per configuration names the one process that plays it.
+-- Leases, and the ladder as one service of the cluster.
 --
--- A lease is held by a process (the shard's name and a random id, so that a shard restarted
--- under the same name is a new holder) until `expires_at`, by the database's clock; its holder
--- renews it every second. `epoch` goes up at every change of holder and is the fencing token:
--- every write of a board is one statement that locks the lease's row and writes only if its
--- holder and epoch are the writer's and it has not expired, so a holder that was paused past
--- its lease and wakes up writes nothing.
+-- A lease names the one process that does a piece of the cluster's work: playing a ladder
+-- board (`ladder/{configuration}`), playing a match (`match/{id}`). It is held by a process (the
+-- shard's name and a random id, so that a shard restarted under the same name is a new holder)
+-- until `expires_at`, by the database's clock; its holder renews it every second. `epoch` goes
+-- up at every change of holder and is the fencing token: every write of what a lease guards is
+-- one statement that locks the lease's row and writes only if its holder and epoch are the
+-- writer's and it has not expired, so a holder that was paused past its lease and wakes up
+-- writes nothing.
 
-CREATE TABLE ladder_leases (
-    configuration text PRIMARY KEY,
+CREATE TABLE leases (
+    name text PRIMARY KEY,
     holder text NOT NULL,
     epoch bigint NOT NULL,
     expires_at timestamptz NOT NULL
