@@ -939,18 +939,7 @@ fn about<T>(message: T, game: &str, key: &str) -> Request<T> {
 #[tokio::test]
 async fn through_the_shipped_proxy_three_shards_are_one_service() {
     let postgres = Postgres::start();
-    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
-    let closed = ["--mode", "closed"];
-    let mut shards: Vec<Shard> = ["a", "b", "c"]
-        .iter()
-        .zip(&addrs)
-        .map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), &closed))
-        .collect();
-    let proxy_dir = tempfile::tempdir().unwrap();
-    let listen = support::nginx::free_addr();
-    support::nginx::write_config(proxy_dir.path(), &addrs, &listen);
-    let _nginx = support::nginx::start(proxy_dir.path(), &listen);
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{listen}")).unwrap().connect().await.unwrap();
+    let (mut shards, _proxy, channel) = three_behind_proxy(&postgres, &["--mode", "closed"]).await;
     let (mut admin, mut bots, mut games) = (
         AdminServiceClient::new(channel.clone()),
         BotServiceClient::new(channel.clone()),
@@ -1099,6 +1088,27 @@ async fn a_database_password_in_any_form_is_never_printed() {
     }
 }
 
+/// nginx running the shipped config in front of three shards, stopped when dropped.
+struct Proxy {
+    _nginx: support::nginx::Nginx,
+    _dir: tempfile::TempDir,
+}
+
+/// Shards `a`, `b` and `c` over `postgres`, each started with `more`, behind nginx running the
+/// shipped config: the shards, the proxy and a channel through it.
+async fn three_behind_proxy(postgres: &Postgres, more: &[&str]) -> (Vec<Shard>, Proxy, Channel) {
+    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
+    let shards =
+        ["a", "b", "c"].iter().zip(&addrs).map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), more));
+    let shards = shards.collect();
+    let dir = tempfile::tempdir().unwrap();
+    let listen = support::nginx::free_addr();
+    support::nginx::write_config(dir.path(), &addrs, &listen);
+    let nginx = support::nginx::start(dir.path(), &listen);
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{listen}")).unwrap().connect().await.unwrap();
+    (shards, Proxy { _nginx: nginx, _dir: dir }, channel)
+}
+
 /// A ladder board as one shard shows it: its deals, and each entry (bot, version, rating,
 /// interval, games), best first.
 async fn board_on(url: &str) -> (u64, Vec<(String, String, String, u64)>) {
@@ -1171,7 +1181,6 @@ async fn until_deals_pass(url: &str, deals: u64, limit: Duration) -> Duration {
 #[tokio::test]
 async fn the_ladder_goes_on_when_its_shard_is_killed_or_paused_and_counts_every_game_once() {
     let postgres = Postgres::start();
-    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
     let ladder = [
         "--mode",
         "closed",
@@ -1183,16 +1192,7 @@ async fn the_ladder_goes_on_when_its_shard_is_killed_or_paused_and_counts_every_
         "--ladder-share",
         "1",
     ];
-    let mut shards: Vec<Shard> = ["a", "b", "c"]
-        .iter()
-        .zip(&addrs)
-        .map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), &ladder))
-        .collect();
-    let proxy_dir = tempfile::tempdir().unwrap();
-    let listen = support::nginx::free_addr();
-    support::nginx::write_config(proxy_dir.path(), &addrs, &listen);
-    let _nginx = support::nginx::start(proxy_dir.path(), &listen);
-    let proxy = tonic::transport::Endpoint::from_shared(format!("http://{listen}")).unwrap().connect().await.unwrap();
+    let (mut shards, _proxy, proxy) = three_behind_proxy(&postgres, &ladder).await;
     let mut bots = BotServiceClient::new(proxy.clone());
     for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
         within("UploadBot", bots.upload_bot(keyed(upload(name, source), ADMIN_KEY))).await.unwrap();
@@ -1371,18 +1371,7 @@ async fn match_on(url: &str, match_id: &str) -> pb::WatchMatchResponse {
 #[tokio::test]
 async fn a_match_whose_shard_dies_at_game_50_is_finished_by_another_with_exactly_200_games() {
     let postgres = Postgres::start();
-    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
-    let closed = ["--mode", "closed"];
-    let mut shards: Vec<Shard> = ["a", "b", "c"]
-        .iter()
-        .zip(&addrs)
-        .map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), &closed))
-        .collect();
-    let proxy_dir = tempfile::tempdir().unwrap();
-    let listen = support::nginx::free_addr();
-    support::nginx::write_config(proxy_dir.path(), &addrs, &listen);
-    let _nginx = support::nginx::start(proxy_dir.path(), &listen);
-    let proxy = tonic::transport::Endpoint::from_shared(format!("http://{listen}")).unwrap().connect().await.unwrap();
+    let (mut shards, _proxy, proxy) = three_behind_proxy(&postgres, &["--mode", "closed"]).await;
     let mut bots = BotServiceClient::new(proxy.clone());
     let mut entrants = Vec::new();
     for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
