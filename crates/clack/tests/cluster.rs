@@ -1447,3 +1447,56 @@ async fn a_match_whose_shard_dies_at_game_50_is_finished_by_another_with_exactly
     assert!(played_on.contains(playing.as_str()) && played_on.contains(taken.as_str()), "played on {played_on:?}");
     drop(postgres);
 }
+
+/// A match whose shard is paused (`SIGSTOP`) while it plays: another shard takes it over and
+/// finishes it; the paused shard, running again, records and stores nothing of the game it was
+/// in the middle of, and a `WatchMatch` stream opened on it before the pause follows the match
+/// to its end, played elsewhere.
+#[tokio::test]
+async fn a_match_whose_shard_is_paused_is_finished_elsewhere_and_its_watchers_hear_the_end() {
+    let postgres = Postgres::start();
+    let (shards, _proxy, proxy) = three_behind_proxy(&postgres, &["--mode", "closed"]).await;
+    let mut bots = BotServiceClient::new(proxy.clone());
+    let mut entrants = Vec::new();
+    for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
+        let uploaded = within("UploadBot", bots.upload_bot(keyed(upload(name, source), ADMIN_KEY))).await.unwrap();
+        entrants.push(pb::MatchEntrant { bot_id: name.into(), version: Some(uploaded.into_inner().version) });
+    }
+    let request = pb::StartMatchRequest { options: Some(straight_options(2, 50)), entrants, games: 60, seed: Some(9) };
+    let id = within("StartMatch", bots.start_match(keyed(request, ADMIN_KEY))).await.unwrap().into_inner().match_id;
+    let lease = format!("SELECT split_part(holder, '/', 1) FROM leases WHERE name = 'match/{id}'");
+    let playing = postgres.sql(&lease);
+    let paused = shards.iter().find(|s| s.args[1] == playing).unwrap();
+    let mut on_paused = within("connecting", BotServiceClient::connect(paused.url.clone())).await.unwrap();
+    let asked = pb::WatchMatchRequest { match_id: id.clone() };
+    let mut watching = within("WatchMatch", on_paused.watch_match(keyed(asked, ADMIN_KEY))).await.unwrap().into_inner();
+    while within("progress", watching.message()).await.unwrap().expect("progress").done < 10 {}
+
+    signal("-STOP", &paused.process.id().to_string());
+    let start = Instant::now();
+    loop {
+        let holder = postgres.sql(&lease);
+        if holder != playing {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "{playing} still holds the match after 10 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    signal("-CONT", &paused.process.id().to_string());
+
+    // The stream opened on the paused shard follows the match to its end.
+    let mut last = None;
+    while let Some(reply) = within("progress", watching.message()).await.unwrap() {
+        last = Some(reply);
+    }
+    let last = last.expect("replies after the pause");
+    assert_eq!((last.status, last.done), (pb::MatchStatus::Finished as i32, 60), "{}", last.error);
+    // Sixty games recorded and sixty finished games in the cluster: the game the paused shard
+    // was playing left no trace (its stream ends only after its record of it was refused).
+    let mut games = GameServiceClient::new(proxy);
+    let asked = pb::ListGamesRequest { page_size: 100, match_id: id.clone(), ..Default::default() };
+    let listed = within("ListGames", games.list_games(keyed(asked, ADMIN_KEY))).await.unwrap().into_inner().games;
+    assert_eq!(listed.len(), 60, "the match's games");
+    assert_eq!(postgres.sql("SELECT count(*) FROM games WHERE status = 3"), "60", "finished games in the index");
+    drop(postgres);
+}

@@ -257,6 +257,14 @@ impl Matches {
         }
         self.running.lock().unwrap_or_else(PoisonError::into_inner).remove(&record.match_id);
         self.held_map().remove(&record.match_id);
+        // Left to the shard that took it over: whoever watches it here goes on hearing of it.
+        let left = record.status == pb::MatchStatus::Running as i32 && !*self.closing.borrow();
+        if left && self.holder.is_some() {
+            let relayed = self.follow(record, Watchers::Progress(&progress)).await;
+            if let Err(error) = relayed {
+                progress.send_modify(|p| p.error = error.to_string());
+            }
+        }
     }
 
     fn held_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
@@ -448,29 +456,31 @@ impl Matches {
     /// its progress now, and again after each game recorded, until it ends.
     async fn watch_elsewhere(
         self: Arc<Self>,
-        mut record: MatchRecord,
+        record: MatchRecord,
         sender: mpsc::Sender<std::result::Result<pb::WatchMatchResponse, Status>>,
     ) {
-        let mut sent = None;
+        if let Err(error) = self.follow(record, Watchers::Stream(&sender)).await {
+            let _ = sender.send(Err(error.into())).await;
+        }
+    }
+
+    /// Tells `watchers` where a match stands, and again whenever the database's record of it
+    /// changes (read every [`WATCH_ELSEWHERE`]), until it ends or nobody watches.
+    async fn follow(&self, mut record: MatchRecord, watchers: Watchers<'_>) -> Result<()> {
+        let mut told = None;
         loop {
-            let seen = (record.games.len(), record.status);
-            if sent != Some(seen) {
-                if sender.send(Ok(self.ended(&record).await)).await.is_err() {
-                    return;
+            let now = (record.games.len(), record.status);
+            if told != Some(now) {
+                if !watchers.tell(self.ended(&record).await).await {
+                    return Ok(());
                 }
-                sent = Some(seen);
+                told = Some(now);
             }
             if record.status != pb::MatchStatus::Running as i32 {
-                return;
+                return Ok(());
             }
             tokio::time::sleep(WATCH_ELSEWHERE).await;
-            match record_of(&self.hub, &record.match_id).await {
-                Ok(now) => record = now,
-                Err(error) => {
-                    let _ = sender.send(Err(error.into())).await;
-                    return;
-                }
-            }
+            record = record_of(&self.hub, &record.match_id).await?;
         }
     }
 
@@ -528,6 +538,27 @@ impl Matches {
             match_games,
             owner_token: started.owner_token,
         })
+    }
+}
+
+/// Who hears of a match another shard plays.
+enum Watchers<'a> {
+    /// One `WatchMatch` stream.
+    Stream(&'a mpsc::Sender<std::result::Result<pb::WatchMatchResponse, Status>>),
+    /// Every stream that watched the match here while this shard played it.
+    Progress(&'a watch::Sender<pb::WatchMatchResponse>),
+}
+
+impl Watchers<'_> {
+    /// Tells them where the match stands; answers whether anybody still listens.
+    async fn tell(&self, now: pb::WatchMatchResponse) -> bool {
+        match self {
+            Watchers::Stream(sender) => sender.send(Ok(now)).await.is_ok(),
+            Watchers::Progress(progress) => {
+                progress.send_replace(now);
+                progress.receiver_count() > 0
+            }
+        }
     }
 }
 
