@@ -1281,26 +1281,28 @@ async fn the_ladder_goes_on_when_its_shard_is_killed_or_paused_and_counts_every_
 #[tokio::test]
 async fn a_ladder_lease_taken_over_refuses_every_write_of_its_old_holder() {
     use clack_server::cluster::lease::Holder;
-    use clack_server::ladder::shared::{Tables, Write};
+    use clack_server::ladder::shared::{Tables, Write, lease};
     let postgres = Postgres::start();
     let database = clack_server::cluster::Database::new(&postgres.url()).unwrap();
     database.migrate().await.unwrap();
-    let tables = |shard: &str| Tables::new(std::sync::Arc::new(Holder::new(database.clone(), shard)));
-    let (old, new) = (tables("a"), tables("b"));
+    let holder = |shard: &str| std::sync::Arc::new(Holder::new(database.clone(), shard));
+    let (a, b) = (holder("a"), holder("b"));
+    let (old, new) = (Tables::new(a.clone()), Tables::new(b.clone()));
     let board = "straight-2";
-    let first = old.take(board).await.unwrap().expect("nobody holds it yet");
-    assert_eq!(new.take(board).await.unwrap(), None, "held and unexpired: not taken");
+    let name = lease(board);
+    let first = a.take(&name).await.unwrap().expect("nobody holds it yet");
+    assert_eq!(b.take(&name).await.unwrap(), None, "held and unexpired: not taken");
     let open = Write::Deal { n: 0, closed: false, record: b"one game" };
     assert!(old.write(board, first, open).await.unwrap(), "the holder writes");
-    assert!(old.renew(board, first).await.unwrap(), "and renews");
+    assert!(a.renew(&name, first).await.unwrap(), "and renews");
 
     // The holder is paused past its lease; another takes the board over.
     postgres.sql("UPDATE leases SET expires_at = now() - interval '1 second'");
     let expired = Write::Deal { n: 0, closed: false, record: b"two games" };
     assert!(!old.write(board, first, expired).await.unwrap(), "an expired lease writes nothing");
-    let second = new.take(board).await.unwrap().expect("an expired lease is taken");
+    let second = b.take(&name).await.unwrap().expect("an expired lease is taken");
     assert!(second > first, "a new holder, a new epoch");
-    assert!(!old.renew(board, first).await.unwrap(), "the old holder cannot renew");
+    assert!(!a.renew(&name, first).await.unwrap(), "the old holder cannot renew");
     let late = Write::Deal { n: 0, closed: false, record: b"two games" };
     assert!(!old.write(board, first, late).await.unwrap(), "the old holder's late game is refused");
     assert!(!old.write(board, first, Write::Players(b"more")).await.unwrap(), "so are its players");
@@ -1356,6 +1358,16 @@ async fn a_kept_review_is_read_through_any_shard_while_its_games_shard_is_down()
     drop(postgres);
 }
 
+/// Uploads the bundled greedy and defender bots through `bots`: a match's two entrants.
+async fn greedy_and_defender(bots: &mut BotServiceClient<Channel>) -> Vec<pb::MatchEntrant> {
+    let mut entrants = Vec::new();
+    for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
+        let uploaded = within("UploadBot", bots.upload_bot(keyed(upload(name, source), ADMIN_KEY))).await.unwrap();
+        entrants.push(pb::MatchEntrant { bot_id: name.into(), version: Some(uploaded.into_inner().version) });
+    }
+    entrants
+}
+
 /// Where a match stands, read through `url` (its first `WatchMatch` reply).
 async fn match_on(url: &str, match_id: &str) -> pb::WatchMatchResponse {
     let mut bots = within("connecting", BotServiceClient::connect(url.to_owned())).await.unwrap();
@@ -1373,11 +1385,7 @@ async fn a_match_whose_shard_dies_at_game_50_is_finished_by_another_with_exactly
     let postgres = Postgres::start();
     let (mut shards, _proxy, proxy) = three_behind_proxy(&postgres, &["--mode", "closed"]).await;
     let mut bots = BotServiceClient::new(proxy.clone());
-    let mut entrants = Vec::new();
-    for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
-        let uploaded = within("UploadBot", bots.upload_bot(keyed(upload(name, source), ADMIN_KEY))).await.unwrap();
-        entrants.push(pb::MatchEntrant { bot_id: name.into(), version: Some(uploaded.into_inner().version) });
-    }
+    let entrants = greedy_and_defender(&mut bots).await;
     let request = pb::StartMatchRequest { options: Some(straight_options(2, 50)), entrants, games: 200, seed: Some(7) };
     let started = within("StartMatch", bots.start_match(keyed(request, ADMIN_KEY))).await.unwrap().into_inner();
     let id = started.match_id;
@@ -1457,11 +1465,7 @@ async fn a_match_whose_shard_is_paused_is_finished_elsewhere_and_its_watchers_he
     let postgres = Postgres::start();
     let (shards, _proxy, proxy) = three_behind_proxy(&postgres, &["--mode", "closed"]).await;
     let mut bots = BotServiceClient::new(proxy.clone());
-    let mut entrants = Vec::new();
-    for (name, source) in [("greedy", GREEDY), ("defender", DEFENDER)] {
-        let uploaded = within("UploadBot", bots.upload_bot(keyed(upload(name, source), ADMIN_KEY))).await.unwrap();
-        entrants.push(pb::MatchEntrant { bot_id: name.into(), version: Some(uploaded.into_inner().version) });
-    }
+    let entrants = greedy_and_defender(&mut bots).await;
     let request = pb::StartMatchRequest { options: Some(straight_options(2, 50)), entrants, games: 60, seed: Some(9) };
     let id = within("StartMatch", bots.start_match(keyed(request, ADMIN_KEY))).await.unwrap().into_inner().match_id;
     let lease = format!("SELECT split_part(holder, '/', 1) FROM leases WHERE name = 'match/{id}'");

@@ -14,8 +14,11 @@
 //! A holder also stops starting new work [`MARGIN`] before its lease would end by its own clock,
 //! unless renewed, so that one that cannot renew stops before another can start.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::borrow::Borrow;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::Database;
 use crate::error::Result;
@@ -38,22 +41,110 @@ pub const FENCE: &str = "WITH held AS (SELECT 1 FROM leases WHERE name = $1 AND 
 
 /// A lease this process holds, as it knows it.
 #[derive(Clone, Copy, Debug)]
-pub struct Held {
-    pub epoch: i64,
+struct Held {
+    epoch: i64,
     /// When to stop starting new work unless renewed, on this process's clock: [`LEASE`] less
     /// [`MARGIN`] after it asked to take or renew the lease.
-    pub until: std::time::Instant,
+    until: Instant,
 }
 
 impl Held {
-    /// A lease taken or renewed at `epoch` by a call that started at `asked`.
-    pub fn new(epoch: i64, asked: std::time::Instant) -> Held {
-        Held { epoch, until: asked + LEASE - MARGIN }
+    fn current(&self) -> bool {
+        Instant::now() < self.until
+    }
+}
+
+/// What a renewal came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renewed {
+    /// Still held, for another [`LEASE`].
+    Kept,
+    /// Another process holds it now (or it expired): forgotten here.
+    Lost,
+    /// The database did not answer; `lapsed` when the lease's time on this clock is up, and it
+    /// is forgotten here.
+    Unanswered { lapsed: bool },
+}
+
+/// The leases one room of this process holds, by its own key (a ladder configuration, a match
+/// id), each under the database name the room gives it.
+#[derive(Debug)]
+pub struct Leases<K> {
+    held: Mutex<HashMap<K, Held>>,
+}
+
+impl<K> Default for Leases<K> {
+    fn default() -> Leases<K> {
+        Leases { held: Mutex::new(HashMap::new()) }
+    }
+}
+
+impl<K: Eq + Hash + Clone> Leases<K> {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<K, Held>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Whether new work may start under it now.
-    pub fn current(&self) -> bool {
-        std::time::Instant::now() < self.until
+    /// The epoch under which new work on `key` may start now: held, and renewed in time.
+    pub fn current<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<i64>
+    where
+        K: Borrow<Q>,
+    {
+        self.map().get(key).filter(|held| held.current()).map(|held| held.epoch)
+    }
+
+    /// The epoch `key` is held at, renewed in time or not (a write is fenced by the database).
+    pub fn epoch<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<i64>
+    where
+        K: Borrow<Q>,
+    {
+        self.map().get(key).map(|held| held.epoch)
+    }
+
+    /// Every key held, with its epoch.
+    pub fn held(&self) -> Vec<(K, i64)> {
+        self.map().iter().map(|(key, held)| (key.clone(), held.epoch)).collect()
+    }
+
+    pub fn forget<Q: Hash + Eq + ?Sized>(&self, key: &Q)
+    where
+        K: Borrow<Q>,
+    {
+        self.map().remove(key);
+    }
+
+    /// Takes the lease `name` for `key` if nobody holds it or it has expired; answers its epoch.
+    pub async fn take(&self, holder: &Holder, key: K, name: &str) -> Result<Option<i64>> {
+        let asked = Instant::now();
+        let epoch = holder.take(name).await?;
+        if let Some(epoch) = epoch {
+            self.map().insert(key, Held { epoch, until: asked + LEASE - MARGIN });
+        }
+        Ok(epoch)
+    }
+
+    /// Renews the lease `name` held for `key`.
+    pub async fn renew(&self, holder: &Holder, key: &K, name: &str) -> Renewed {
+        let Some(epoch) = self.epoch(key) else { return Renewed::Lost };
+        let asked = Instant::now();
+        let answer = holder.renew(name, epoch).await;
+        let mut map = self.map();
+        match answer {
+            Ok(true) => {
+                map.insert(key.clone(), Held { epoch, until: asked + LEASE - MARGIN });
+                Renewed::Kept
+            }
+            Ok(false) => {
+                map.remove(key);
+                Renewed::Lost
+            }
+            Err(_) => {
+                let lapsed = map.get(key).is_none_or(|held| !held.current());
+                if lapsed {
+                    map.remove(key);
+                }
+                Renewed::Unanswered { lapsed }
+            }
+        }
     }
 }
 

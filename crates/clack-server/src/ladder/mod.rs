@@ -48,7 +48,7 @@ use prost::Message;
 use tokio::sync::watch;
 
 use crate::bots::library::{Background, BotLibrary};
-use crate::cluster::lease::Held;
+use crate::cluster::lease::{Leases, Renewed};
 use crate::error::{Error, Result};
 use crate::games::hub::Hub;
 use crate::matches::table::{Outcome, Table};
@@ -319,7 +319,7 @@ pub struct Ladder {
     /// followed there, and each is played only under its lease ([`shared`]).
     tables: Option<Arc<shared::Tables>>,
     /// The leases this process holds, on a cluster's shard.
-    leases: Mutex<HashMap<Configuration, Held>>,
+    leases: Leases<Configuration>,
     /// The configurations whose lease somebody holds now, as last read (on a cluster's shard).
     played: Mutex<HashSet<Configuration>>,
     /// Taken for a whole deal by the player, and for a read by the follower, so that a board is
@@ -383,7 +383,7 @@ impl Ladder {
             boards: Mutex::new(boards),
             background,
             tables: tables.clone(),
-            leases: Mutex::default(),
+            leases: Leases::default(),
             played: Mutex::default(),
             turns,
         });
@@ -434,8 +434,7 @@ impl Ladder {
         if self.tables.is_none() {
             return Some(0);
         }
-        let leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
-        leases.get(&configuration).filter(|held| held.current()).map(|held| held.epoch)
+        self.leases.current(&configuration)
     }
 
     /// Marks a board to be read again whole from the shared database: its memory may hold what
@@ -449,57 +448,29 @@ impl Ladder {
     }
 
     /// Renews the leases this process holds, and takes those nobody holds, every
-    /// [`crate::cluster::lease::RENEW`]. A lease not renewed is let go once its time on this clock is up.
+    /// [`crate::cluster::lease::RENEW`]. A lease not renewed is let go once its time on this
+    /// clock is up, and the board is read again whole before it is played again.
     async fn hold_leases(self: Arc<Self>, tables: Arc<shared::Tables>, closing: watch::Receiver<bool>) {
         let mut every = tokio::time::interval(crate::cluster::lease::RENEW);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         while !*closing.borrow() {
             every.tick().await;
             for &configuration in &self.settings.configurations {
-                let asked = Instant::now();
-                let held = self.leases.lock().unwrap_or_else(PoisonError::into_inner).get(&configuration).copied();
-                let answer = match held {
-                    Some(held) => {
-                        tables.renew(configuration.name(), held.epoch).await.map(|kept| kept.then_some(held.epoch))
+                let (ladder, name) = (configuration.name(), shared::lease(configuration.name()));
+                if self.leases.epoch(&configuration).is_none() {
+                    if let Ok(Some(epoch)) = self.leases.take(tables.holder(), configuration, &name).await {
+                        tracing::info!(ladder, epoch, "took the ladder's lease; playing this board");
                     }
-                    None => tables.take(configuration.name()).await,
-                };
-                self.lease_answer(configuration, held, answer, asked);
-            }
-        }
-    }
-
-    /// Takes in what the database said to a renewal or a taking of `configuration`'s lease.
-    fn lease_answer(
-        &self,
-        configuration: Configuration,
-        held: Option<Held>,
-        answer: Result<Option<i64>>,
-        asked: Instant,
-    ) {
-        let name = configuration.name();
-        let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
-        match answer {
-            Ok(Some(epoch)) => {
-                if held.is_none() {
-                    tracing::info!(ladder = name, epoch, "took the ladder's lease; playing this board");
+                    continue;
                 }
-                leases.insert(configuration, Held::new(epoch, asked));
-            }
-            Ok(None) if held.is_some() => {
-                tracing::warn!(ladder = name, "lost the ladder's lease; another shard plays this board");
-                leases.remove(&configuration);
-                drop(leases);
+                match self.leases.renew(tables.holder(), &configuration, &name).await {
+                    Renewed::Kept | Renewed::Unanswered { lapsed: false } => continue,
+                    Renewed::Lost => tracing::warn!(ladder, "lost the ladder's lease; another shard plays this board"),
+                    Renewed::Unanswered { lapsed: true } => {
+                        tracing::warn!(ladder, "cannot renew the ladder's lease; no longer playing this board");
+                    }
+                }
                 self.stale(configuration);
-            }
-            Ok(None) => {}
-            Err(error) => {
-                if held.is_some_and(|held| !held.current()) {
-                    tracing::warn!(ladder = name, %error, "cannot renew the ladder's lease; no longer playing this board");
-                    leases.remove(&configuration);
-                    drop(leases);
-                    self.stale(configuration);
-                }
             }
         }
     }
@@ -558,14 +529,20 @@ impl Ladder {
         let stored = tables.read(configuration.name(), from).await?;
         let mut boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
         let board = boards.get_mut(&configuration).ok_or_else(|| Error::Internal("no board".into()))?;
-        if from == 0 && board.stale {
+        let rebuilt = from == 0 && board.stale;
+        if rebuilt {
             *board = Board::default();
         }
         if !board.take_players(stored.players.as_deref())? {
             board.stale = true;
             return Ok(None);
         }
-        fold(board, configuration, stored.deals, &self.settings.anchor)
+        let before = board.stored;
+        let open = fold(board, configuration, stored.deals, &self.settings.anchor)?;
+        if rebuilt || board.stored != before {
+            board.fit(&self.settings.anchor);
+        }
+        Ok(open)
     }
 
     /// Plays the next deal of a configuration, if this process holds its board and it has
@@ -818,11 +795,12 @@ async fn load(hub: &Hub, configuration: Configuration, anchor: &str) -> Result<B
         deals.push((n, true, bytes));
     }
     fold(&mut board, configuration, deals, anchor)?;
+    board.fit(anchor);
     Ok(board)
 }
 
-/// Folds the stored deals numbered from the board's next on, in order, and fits the ratings if
-/// any was added; answers the deal at the end that is still open, if any.
+/// Folds the stored deals numbered from the board's next on, in order (the caller fits the
+/// ratings once after); answers the deal at the end that is still open, if any.
 fn fold(
     board: &mut Board,
     configuration: Configuration,
@@ -830,7 +808,7 @@ fn fold(
     anchor: &str,
 ) -> Result<Option<DealRecord>> {
     let sides = configuration.sides();
-    let (mut added, mut set_aside, mut open) = (false, 0u64, None);
+    let (mut set_aside, mut open) = (0u64, None);
     for (n, closed, bytes) in deals {
         if n != board.stored {
             // Read twice (a board's own deal, folded as it ended): nothing to add.
@@ -845,7 +823,6 @@ fn fold(
         }
         if one_player_per_side(&deal, &sides) {
             board.add_deal(&deal, &sides, anchor, false);
-            added = true;
         } else {
             board.stored += 1;
             set_aside += 1;
@@ -857,9 +834,6 @@ fn fold(
             set_aside,
             "team deals stored before sides were rated are kept but not counted on the board"
         );
-    }
-    if added {
-        board.fit(anchor);
     }
     Ok(open)
 }

@@ -45,16 +45,6 @@ impl Tables {
         &self.holder
     }
 
-    /// Takes `configuration`'s lease if nobody holds it or it has expired: its new epoch.
-    pub async fn take(&self, configuration: &str) -> Result<Option<i64>> {
-        self.holder.take(&lease(configuration)).await
-    }
-
-    /// Renews `configuration`'s lease, held at `epoch`: whether it still was.
-    pub async fn renew(&self, configuration: &str, epoch: i64) -> Result<bool> {
-        self.holder.renew(&lease(configuration), epoch).await
-    }
-
     /// Writes `write` if this process holds `configuration`'s lease at `epoch`, unexpired;
     /// answers whether it did (false: the lease is lost, and nothing was written).
     pub async fn write(&self, configuration: &str, epoch: i64, write: Write<'_>) -> Result<bool> {

@@ -33,7 +33,7 @@ pub(crate) mod table;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clack_bots::arena::{GameResult, Match};
 use clack_log::convert::{FieldError, options_from_proto};
@@ -44,7 +44,7 @@ use tokio::sync::{mpsc, watch};
 use tonic::Status;
 
 use crate::bots::library::{Asker, BotLibrary};
-use crate::cluster::lease::{self, Held, Holder};
+use crate::cluster::lease::{self, Holder, Leases, Renewed};
 use crate::error::{Error, Result};
 use crate::games::hub::Hub;
 use crate::paging::Page;
@@ -134,7 +134,7 @@ pub struct Matches {
     /// when its holder is gone.
     holder: Option<Arc<Holder>>,
     /// The leases of the matches this process plays.
-    held: Mutex<HashMap<String, Held>>,
+    held: Leases<String>,
 }
 
 /// How often a shard looks for running matches whose shard is gone (and renews its own).
@@ -156,7 +156,7 @@ impl Matches {
     pub async fn open(hub: Arc<Hub>, library: Arc<BotLibrary>, closing: watch::Receiver<bool>) -> Result<Arc<Matches>> {
         let holder = hub.database().map(|database| Arc::new(Holder::new(database, hub.shard().as_str())));
         let matches =
-            Arc::new(Matches { hub, library, running: Mutex::default(), closing, holder, held: Mutex::default() });
+            Arc::new(Matches { hub, library, running: Mutex::default(), closing, holder, held: Leases::default() });
         if matches.holder.is_some() {
             tokio::spawn(matches.clone().adopt());
             return Ok(matches);
@@ -194,10 +194,10 @@ impl Matches {
             error: String::new(),
         };
         if let Some(holder) = &self.holder {
-            let asked = Instant::now();
-            let epoch = holder.take(&shared::lease(&record.match_id)).await?;
-            let epoch = epoch.ok_or_else(|| Error::Internal(format!("match {} is taken", record.match_id)))?;
-            self.held_map().insert(record.match_id.clone(), Held::new(epoch, asked));
+            let (id, name) = (record.match_id.clone(), shared::lease(&record.match_id));
+            if self.held.take(holder, id, &name).await?.is_none() {
+                return Err(Error::Internal(format!("match {} is taken", record.match_id)));
+            }
         }
         if !self.save(&record).await? {
             return Err(Error::Internal(format!("match {} could not be recorded", record.match_id)));
@@ -256,7 +256,7 @@ impl Matches {
             });
         }
         self.running.lock().unwrap_or_else(PoisonError::into_inner).remove(&record.match_id);
-        self.held_map().remove(&record.match_id);
+        self.held.forget(&record.match_id);
         // Left to the shard that took it over: whoever watches it here goes on hearing of it.
         let left = record.status == pb::MatchStatus::Running as i32 && !*self.closing.borrow();
         if left && self.holder.is_some() {
@@ -267,17 +267,13 @@ impl Matches {
         }
     }
 
-    fn held_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
-        self.held.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The epoch under which this process may play the next game of `match_id`: always on a
     /// lone server (0); on a cluster's shard while it holds the match's lease, renewed in time.
     fn holding(&self, match_id: &str) -> Option<i64> {
         if self.holder.is_none() {
             return Some(0);
         }
-        self.held_map().get(match_id).filter(|held| held.current()).map(|held| held.epoch)
+        self.held.current(match_id)
     }
 
     /// Every [`ADOPT`], renews the leases of the matches this shard plays, and takes over every
@@ -289,18 +285,9 @@ impl Matches {
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         while !*self.closing.borrow() {
             every.tick().await;
-            let held: Vec<(String, i64)> = self.held_map().iter().map(|(id, h)| (id.clone(), h.epoch)).collect();
-            for (id, epoch) in held {
-                let asked = Instant::now();
-                match holder.renew(&shared::lease(&id), epoch).await {
-                    Ok(true) => {
-                        self.held_map().entry(id).and_modify(|h| *h = Held::new(epoch, asked));
-                    }
-                    Ok(false) => {
-                        tracing::warn!(r#match = %id, "lost the match's lease; another shard plays it");
-                        self.held_map().remove(&id);
-                    }
-                    Err(_) => {}
+            for (id, _) in self.held.held() {
+                if self.held.renew(&holder, &id, &shared::lease(&id)).await == Renewed::Lost {
+                    tracing::warn!(r#match = %id, "lost the match's lease; another shard plays it");
                 }
             }
             let Ok(orphans) = shared::orphans(holder.database()).await else { continue };
@@ -317,12 +304,11 @@ impl Matches {
         if self.running.lock().unwrap_or_else(PoisonError::into_inner).contains_key(match_id) {
             return Ok(());
         }
-        let asked = Instant::now();
-        let Some(epoch) = holder.take(&shared::lease(match_id)).await? else { return Ok(()) };
-        self.held_map().insert(match_id.to_owned(), Held::new(epoch, asked));
+        let name = shared::lease(match_id);
+        let Some(epoch) = self.held.take(holder, match_id.to_owned(), &name).await? else { return Ok(()) };
         let record = record_of(&self.hub, match_id).await?;
         if record.status != pb::MatchStatus::Running as i32 {
-            self.held_map().remove(match_id);
+            self.held.forget(match_id);
             return Ok(());
         }
         tracing::info!(r#match = %match_id, epoch, done = record.games.len(), "took over a match whose shard is gone");
@@ -415,11 +401,11 @@ impl Matches {
             self.hub.store().put(&format!("{PREFIX}{}", record.match_id), record.encode_to_vec()).await?;
             return Ok(true);
         };
-        let Some(epoch) = self.held_map().get(&record.match_id).map(|held| held.epoch) else { return Ok(false) };
+        let Some(epoch) = self.held.epoch(&record.match_id) else { return Ok(false) };
         let saved = shared::save(holder, epoch, &record.match_id, record.status, &record.encode_to_vec()).await?;
         if !saved {
             tracing::warn!(r#match = %record.match_id, epoch, "the match's lease is lost; nothing written");
-            self.held_map().remove(&record.match_id);
+            self.held.forget(&record.match_id);
         }
         Ok(saved)
     }
