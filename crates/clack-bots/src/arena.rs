@@ -34,6 +34,9 @@ pub enum Player {
     /// server. Where it does not play (three or four sides, Streets and Avenues), every
     /// decision faults.
     Omniscient,
+    /// A seer ([`clack_engine::seer`]): an engine level that sees every other hand but not the
+    /// boneyard's order. A measuring instrument for `clack arena` too, never a seat of a server.
+    Seer(Level),
     /// A program outside this process (a server's remote bot). The server plays the games of
     /// such an entrant as live games and hands their results to [`Match::record`]; a match
     /// played here cannot ask it anything, and records each of its decisions as a fault.
@@ -397,6 +400,12 @@ fn choose(player: &Player, engine: &Engine, limits: &Limits, at: &Moment<'_>) ->
         Player::Omniscient => {
             let started = Instant::now();
             let action = clack_engine::omniscient::decide(game, seed);
+            let choice = action.and_then(|a| game.legal_actions().iter().position(|&l| l == a)).ok_or(());
+            (choice, started.elapsed())
+        }
+        Player::Seer(level) => {
+            let started = Instant::now();
+            let action = clack_engine::seer::decide(game, steps.len(), *level, seed);
             let choice = action.and_then(|a| game.legal_actions().iter().position(|&l| l == a)).ok_or(());
             (choice, started.elapsed())
         }

@@ -149,8 +149,20 @@ impl Evaluation {
 
 /// Evaluates every legal action of the seat to move, from that seat's information set.
 pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evaluation, EngineError> {
-    let seat = info.seat();
+    let (seat, certain) = (info.seat(), info.is_certain());
     let position = info.position().clone();
+    evaluate_in(&position, (seat, certain), |rng| info.sample(rng), budget, seed)
+}
+
+/// [`evaluate`]'s work for `seat` at `position`, its worlds drawn by `sample`; `certain` when
+/// only one world fits, so that an exhaustive search may replace the sampled margins.
+pub(crate) fn evaluate_in(
+    position: &Game,
+    (seat, certain): (Seat, bool),
+    mut sample: impl FnMut(&mut Rng) -> Result<Game, EngineError>,
+    budget: &Budget,
+    seed: u64,
+) -> Result<Evaluation, EngineError> {
     if position.turn() != (Turn::Seat { seat }) {
         return Err(EngineError::NoDecision);
     }
@@ -168,14 +180,14 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
             wins: Vec::with_capacity(worlds as usize),
         })
         .collect();
-    let endgame = is_endgame(&position);
-    let searched = searches(budget, &position);
+    let endgame = is_endgame(position);
+    let searched = searches(budget, position);
     let mut playing: Vec<usize> = (0..values.len()).collect();
     for w in 0..u64::from(worlds) {
         if w == u64::from(budget.screen) && playing.len() > budget.finalists.max(1) {
             playing = finalists(endgame, &values, budget.finalists.max(1));
         }
-        let world = info.sample(&mut Rng::derive(seed, 2 * w))?;
+        let world = sample(&mut Rng::derive(seed, 2 * w))?;
         let actions: Vec<Action> = playing.iter().map(|&i| values[i].action).collect();
         let margins = if searched { search_world(&world, &actions, budget.search_nodes, (seed, w)) } else { None };
         for (k, &i) in playing.iter().enumerate() {
@@ -194,8 +206,8 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
     }
     let mut searched = 0;
     let mut exact = false;
-    if info.is_certain() && exact::within(&position, budget.exact_tiles) {
-        let outcome = exact::margins(&position, seat, budget.exact_nodes);
+    if certain && exact::within(position, budget.exact_tiles) {
+        let outcome = exact::margins(position, seat, budget.exact_nodes);
         searched = outcome.nodes;
         if let Some(margins) = outcome.margins {
             exact = true;

@@ -25,6 +25,7 @@ pub mod review;
 pub mod rng;
 mod rollout;
 mod search;
+pub mod seer;
 
 pub use evaluate::{ActionValue, Budget, Estimate, Evaluation, evaluate};
 pub use infoset::InfoSet;

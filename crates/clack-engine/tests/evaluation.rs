@@ -191,3 +191,41 @@ fn the_same_record_seed_and_level_give_the_same_decision() {
     }
     assert_eq!(checked, 6);
 }
+
+/// Where nothing is hidden from the mover, the seer (an instrument that sees every hand) and the
+/// engine evaluate alike, world for world: the seer differs from the engine only in the worlds it
+/// is given.
+#[test]
+fn the_seer_is_the_engine_where_nothing_is_hidden() {
+    for (options, steps) in open_positions() {
+        let game = record::replay(options, &steps).expect("replays");
+        let Turn::Seat { seat } = game.turn() else { unreachable!("a decision") };
+        let engine = player::evaluate_decision(options, &steps, seat, Level::Fast, 7).expect("evaluates");
+        let seer = clack_engine::seer::evaluate(&game, steps.len(), Level::Fast, 7).expect("evaluates");
+        assert_eq!(seer, engine);
+    }
+}
+
+/// The seer values a decision by the hands really held: the same record with the other hand
+/// and the boneyard dealt differently gives it other values, where the engine, which sees only
+/// the record, cannot tell the two apart.
+#[test]
+fn the_seer_sees_the_other_hand() {
+    let options = support::straight(2, false);
+    for seed in 0..6 {
+        let steps = support::play_until(options, seed, |game, _| game.legal_actions().len() > 2);
+        let game = record::replay(options, &steps).expect("replays");
+        let Turn::Seat { seat } = game.turn() else { unreachable!("a decision") };
+        let (other, boneyard) = (game.hand(Seat(1 - seat.0)), game.boneyard());
+        // The other hand gets the boneyard's first tiles, the boneyard the rest of the hidden.
+        let hidden: Vec<_> = boneyard.iter().chain(other.iter()).collect();
+        let mut hands = vec![game.hand(Seat(0)), game.hand(Seat(1))];
+        hands[usize::from(1 - seat.0)] = hidden[..other.len()].iter().copied().collect();
+        let rest = hidden[other.len()..].iter().copied().collect();
+        let swapped = game.redeal(&hands, rest).expect("a redeal of the hidden tiles");
+        assert_ne!(swapped.hand(Seat(1 - seat.0)), other);
+        let seen = |g: &Game| clack_engine::seer::evaluate(g, steps.len(), Level::Fast, 3).expect("evaluates");
+        let margins = |g: &Game| seen(g).actions.iter().map(|a| a.margin.mean).collect::<Vec<_>>();
+        assert_ne!(margins(&game), margins(&swapped), "seed {seed}");
+    }
+}

@@ -97,6 +97,10 @@ fn entrant(engine: &rhai::Engine, limits: &Limits, path: &Path) -> anyhow::Resul
     if name == "omniscient" {
         return Ok(("omniscient".into(), Player::Omniscient));
     }
+    if let Some(level) = name.strip_prefix("seer:") {
+        let level: Level = level.parse()?;
+        return Ok((format!("seer:{level}"), Player::Seer(level)));
+    }
     if name.starts_with("engine:") {
         let level: Level = name.parse()?;
         return Ok((level.seat_name(), Player::Engine(level)));
@@ -111,7 +115,8 @@ pub(crate) struct ArenaArgs {
     #[command(flatten)]
     table: TableArgs,
     /// Bot scripts or engine players (`engine:fast`, `engine:default`, `engine:strong`), one per
-    /// seat, comma-separated.
+    /// seat, comma-separated; for measuring only, `omniscient` and `seer:LEVEL` (a level that
+    /// sees the other hands) see hidden tiles.
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<PathBuf>,
     #[arg(long, default_value_t = 100)]

@@ -238,7 +238,9 @@ mod tests {
         for name in ["legacy-strong", "omniscient", "best"] {
             assert!(level(name).is_err(), "{name}");
         }
-        for seat in ["engine:judge", "engine:legacy-strong", "omniscient", "engine:omniscient"] {
+        for seat in
+            ["engine:judge", "engine:legacy-strong", "omniscient", "engine:omniscient", "seer:default", "engine:seer"]
+        {
             assert_eq!(crate::bots::engines::level(seat), None, "{seat} is no seat");
         }
     }
