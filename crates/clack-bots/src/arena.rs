@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use clack_engine::Level;
 use clack_rules::Seat;
-use clack_rules::game::{Game, Options, Step, Turn};
+use clack_rules::game::{Action, Game, Options, Step, Turn};
 use rhai::Engine;
 
 use crate::{Bot, Limits, Played};
@@ -390,27 +390,21 @@ fn choose(player: &Player, engine: &Engine, limits: &Limits, at: &Moment<'_>) ->
             (decision.choice.map_err(|_| ()), decision.elapsed)
         }
         Player::Engine(level) => {
-            let started = Instant::now();
-            let choice = clack_engine::player::decide(game.options(), steps, *level, seed)
-                .ok()
-                .and_then(|d| game.legal_actions().iter().position(|&a| a == d.action))
-                .ok_or(());
-            (choice, started.elapsed())
+            timed(game, || clack_engine::player::decide(game.options(), steps, *level, seed).ok().map(|d| d.action))
         }
-        Player::Omniscient => {
-            let started = Instant::now();
-            let action = clack_engine::omniscient::decide(game, seed);
-            let choice = action.and_then(|a| game.legal_actions().iter().position(|&l| l == a)).ok_or(());
-            (choice, started.elapsed())
-        }
-        Player::Seer(level) => {
-            let started = Instant::now();
-            let action = clack_engine::seer::decide(game, steps.len(), *level, seed);
-            let choice = action.and_then(|a| game.legal_actions().iter().position(|&l| l == a)).ok_or(());
-            (choice, started.elapsed())
-        }
+        Player::Omniscient => timed(game, || clack_engine::omniscient::decide(game, seed)),
+        Player::Seer(level) => timed(game, || clack_engine::seer::decide(game, steps.len(), *level, seed)),
         Player::Elsewhere => (Err(()), Duration::ZERO),
     }
+}
+
+/// The index among `game`'s legal actions of the action `decide` takes (an error if it takes
+/// none, or one not legal), and how long it took: for the players in this process.
+fn timed(game: &Game, decide: impl FnOnce() -> Option<Action>) -> (Result<usize, ()>, Duration) {
+    let started = Instant::now();
+    let action = decide();
+    let choice = action.and_then(|a| game.legal_actions().iter().position(|&l| l == a)).ok_or(());
+    (choice, started.elapsed())
 }
 
 /// Plays one game of `options` between `entrants` to its end, seated and dealt as `next` says
