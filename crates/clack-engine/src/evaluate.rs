@@ -17,7 +17,7 @@ use crate::infoset::InfoSet;
 use crate::lean::{self, Move};
 use crate::rng::Rng;
 use crate::search::{Search, World};
-use crate::{EngineError, exact, rollout};
+use crate::{EngineError, exact, ismcts, rollout};
 
 /// How much work one evaluation may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +39,10 @@ pub struct Budget {
     /// world may visit ([`crate::search`]); 0 values each world by a greedy playout alone, as
     /// the engine did before (kept as `engine:legacy-strong`, to measure against).
     pub search_nodes: u64,
+    /// Four-player team Straight Dominoes: iterations of information-set search
+    /// ([`crate::ismcts`]), whose root values replace the playouts' margins and whose most
+    /// visited move is the choice; 0 keeps the playouts' (as `engine:legacy-strong` does).
+    pub tree_iterations: u32,
 }
 
 /// A mean with its standard error.
@@ -109,6 +113,11 @@ pub struct Evaluation {
     /// The choice was made on the probability of winning, not the margin (near the end of a
     /// Straight Dominoes match).
     pub endgame: bool,
+    /// The margins and the choice come from information-set search (four-player teams, see
+    /// [`Budget::tree_iterations`]): an action's margin is the mean of the iterations that took
+    /// it, its `worlds` those iterations, and a loss is the difference of two such means,
+    /// unpaired. The probabilities of winning are still the playouts', paired.
+    pub tree: bool,
 }
 
 /// When some side of a Straight Dominoes game is this close to the target, the engine chooses
@@ -131,12 +140,18 @@ impl Evaluation {
     }
 
     /// What playing action `index` instead of the best costs, in margin and in win probability,
-    /// measured on the same worlds (paired), so the error is that of the difference.
+    /// measured on the same worlds (paired), so the error is that of the difference; a tree's
+    /// margins were measured on different iterations, so their errors add.
     pub fn loss(&self, index: usize) -> (Estimate, Estimate) {
         let best = self.best();
         let chosen = &self.actions[index];
         if index == self.best {
             return (Estimate::exact(0.0), Estimate::exact(0.0));
+        }
+        if self.tree {
+            let paired = Estimate::of(&self.differences(index).1);
+            let negated = Estimate { mean: -chosen.margin.mean, ..chosen.margin };
+            return (Estimate::sum([best.margin, negated]), paired);
         }
         let paired = |a: &[f64], b: &[f64], exact_value: Option<(f64, f64)>| match exact_value {
             Some((a, b)) => Estimate::exact(a - b),
@@ -216,8 +231,39 @@ pub(crate) fn evaluate_in(
             }
         }
     }
-    let best = choose(endgame, &values, &playing);
-    Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame })
+    let mut best = choose(endgame, &values, &playing);
+    let mut tree = false;
+    if !exact && grows_tree(budget, position) {
+        let roots = ismcts::search((position, seat), &mut sample, budget.tree_iterations, seed)?;
+        if let Some(chosen) = roots.as_deref().and_then(|roots| adopt(&mut values, roots)) {
+            (best, tree) = (chosen, true);
+        }
+    }
+    Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame, tree })
+}
+
+/// Gives each action the tree's root value for it and returns the index of the tree's choice;
+/// `None`, changing nothing, if the tree's moves are not the actions.
+fn adopt(values: &mut [ActionValue], roots: &[ismcts::RootValue]) -> Option<usize> {
+    let position = |mv: Move| values.iter().position(|v| v.action == Action::Straight(mv.action()));
+    let indices: Vec<usize> = roots.iter().map(|r| position(r.mv)).collect::<Option<_>>()?;
+    if indices.len() != values.len() {
+        return None;
+    }
+    for (root, &i) in roots.iter().zip(&indices) {
+        values[i].margin = root.margin;
+        values[i].worlds = root.visits;
+    }
+    Some(indices[ismcts::chosen(roots)?])
+}
+
+/// Whether the margins and the choice come from information-set search: four-player team
+/// Straight Dominoes with iterations in the budget, away from the end of the match (there the
+/// choice is made on the probability of winning, which the tree's round margins do not measure).
+fn grows_tree(budget: &Budget, position: &Game) -> bool {
+    budget.tree_iterations > 0
+        && !is_endgame(position)
+        && matches!(position, Game::Straight(g) if g.options().players == 4 && g.options().sides() == 2)
 }
 
 /// Whether each world's margins come from a search of its round rather than a playout. Near the
@@ -233,8 +279,7 @@ fn searches(budget: &Budget, position: &Game) -> bool {
 /// duplicate team games against `engine:legacy-strong`, `engine:default` won 0.39 ± 0.06 of the
 /// deals with it (8.8 ms a decision) and 0.41 ± 0.07 without (0.63 ms). A world shows each
 /// partner the other's hand, and a search that coordinates partners on tiles neither can see is
-/// strategy fusion twice over; the playouts, which value every move by the side's margin too,
-/// stay the evaluation there.
+/// strategy fusion twice over; teams grow an information-set tree instead ([`grows_tree`]).
 fn two_player_straight(position: &Game) -> bool {
     matches!(position, Game::Straight(g) if g.options().players == 2)
 }

@@ -17,6 +17,7 @@
 pub mod evaluate;
 mod exact;
 pub mod infoset;
+mod ismcts;
 pub mod lean;
 pub mod omniscient;
 pub mod player;

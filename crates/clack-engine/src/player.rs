@@ -1,10 +1,11 @@
 //! Engine players: `engine:fast`, `engine:default` and `engine:strong`; and the `judge`, a
 //! review level far above them that audits their reviews.
 //!
-//! A level is a fixed budget, counted in sampled worlds, so an engine seat plays the same game
-//! for the same record and seed on every machine, however busy it is. Each decision is seeded
-//! from the game's seed and the decision's place in the record, so a review of the game (run
-//! with the same level and seed) evaluates every decision exactly as the player did.
+//! A level is a fixed budget, counted in sampled worlds, searched positions and (in team
+//! games) tree iterations, so an engine seat plays the same game for the same record and seed
+//! on every machine, however busy it is. Each decision is seeded from the game's seed and the
+//! decision's place in the record, so a review of the game (run with the same level and seed)
+//! evaluates every decision exactly as the player did.
 
 use std::fmt;
 use std::str::FromStr;
@@ -73,6 +74,7 @@ impl Level {
                 exact_tiles: 6,
                 exact_nodes: 20_000,
                 search_nodes: SEARCH_FAST,
+                tree_iterations: TREE_FAST,
             },
             Level::Default => Budget {
                 worlds: 64,
@@ -81,6 +83,7 @@ impl Level {
                 exact_tiles: 8,
                 exact_nodes: 100_000,
                 search_nodes: SEARCH_DEFAULT,
+                tree_iterations: TREE_DEFAULT,
             },
             Level::Strong => Budget {
                 worlds: 256,
@@ -89,6 +92,7 @@ impl Level {
                 exact_tiles: 10,
                 exact_nodes: 400_000,
                 search_nodes: SEARCH_STRONG,
+                tree_iterations: TREE_STRONG,
             },
             Level::Judge => Budget {
                 worlds: 1024,
@@ -97,8 +101,9 @@ impl Level {
                 exact_tiles: 10,
                 exact_nodes: 400_000,
                 search_nodes: SEARCH_STRONG,
+                tree_iterations: 16 * TREE_DEFAULT,
             },
-            Level::LegacyStrong => Budget { search_nodes: 0, ..Level::Strong.budget() },
+            Level::LegacyStrong => Budget { search_nodes: 0, tree_iterations: 0, ..Level::Strong.budget() },
         }
     }
 }
@@ -107,6 +112,12 @@ impl Level {
 const SEARCH_FAST: u64 = 1000;
 const SEARCH_DEFAULT: u64 = 3000;
 const SEARCH_STRONG: u64 = 10_000;
+
+/// Iterations of information-set search per decision, per level (four-player teams). The judge
+/// gets sixteen times `default`'s, as it gets sixteen times its worlds.
+const TREE_FAST: u32 = 2_500;
+const TREE_DEFAULT: u32 = 10_000;
+const TREE_STRONG: u32 = 40_000;
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

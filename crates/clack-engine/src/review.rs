@@ -4,7 +4,8 @@
 //! A decision is evaluated exactly as an engine player of the review's level would have
 //! evaluated it (same information set, budget and seed), so a seat that always played the
 //! engine's choice has no loss. A decision's loss is the best action's value less the played
-//! one's, measured on the same worlds. A chance event's luck is the change it made to its seat's
+//! one's, measured on the same worlds (in four-player teams, on the iterations of one
+//! information-set tree that took each, unpaired). A chance event's luck is the change it made to its seat's
 //! expected margin: the expectation just after it less the expectation just before, both by
 //! playouts of the same greedy policy, so that luck averages to zero over the possible outcomes.
 
@@ -118,6 +119,9 @@ pub struct DecisionReview {
     /// The label measures the loss in probability of winning (`win_loss`), not in margin: near
     /// the end of a Straight Dominoes match, where the engine chooses on it.
     pub endgame: bool,
+    /// The loss was measured by information-set search (four-player teams): `worlds` are the
+    /// iterations that took the played action, and none were added.
+    pub tree: bool,
 }
 
 /// What kind of chance event.
@@ -238,7 +242,10 @@ fn judge(
         let (mut margins, mut wins) = evaluation.differences(index);
         let mut next = u64::from(budget.worlds);
         let most = budget.worlds * (1 + EXTRA_WORLDS.iter().sum::<u32>());
-        for extra in EXTRA_WORLDS {
+        // A tree's margins are not paired world by world, so no worlds can be added to them
+        // (the label stands on the tree's own intervals; the judge grows a bigger tree).
+        let schedule: &[u32] = if evaluation.tree { &[] } else { &EXTRA_WORLDS };
+        for &extra in schedule {
             let now = measured(loss, win_loss);
             if Label::supported(now, bounds).1 || !Label::may_settle(now, bounds, (worlds, most)) {
                 break;
@@ -269,6 +276,7 @@ fn judge(
         choices: evaluation.actions.len(),
         worlds,
         endgame: evaluation.endgame,
+        tree: evaluation.tree,
     })
 }
 

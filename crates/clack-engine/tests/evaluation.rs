@@ -72,7 +72,15 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
         assert!(info.is_certain());
         let evaluation = evaluate(
             &mut info,
-            &Budget { worlds: 3, screen: 3, finalists: 20, exact_tiles: 9, exact_nodes: u64::MAX, search_nodes: 0 },
+            &Budget {
+                worlds: 3,
+                screen: 3,
+                finalists: 20,
+                exact_tiles: 9,
+                exact_nodes: u64::MAX,
+                search_nodes: 0,
+                tree_iterations: 0,
+            },
             1,
         )
         .expect("evaluates");
@@ -102,7 +110,15 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
 #[test]
 fn worlds_a_review_adds_are_measured_as_the_evaluation_measures_its_own() {
     let options = support::straight(2, false);
-    let budget = Budget { worlds: 6, screen: 6, finalists: 20, exact_tiles: 0, exact_nodes: 0, search_nodes: u64::MAX };
+    let budget = Budget {
+        worlds: 6,
+        screen: 6,
+        finalists: 20,
+        exact_tiles: 0,
+        exact_nodes: 0,
+        search_nodes: u64::MAX,
+        tree_iterations: 0,
+    };
     let mut checked = 0;
     for seed in 0..12 {
         let steps = support::play_until(options, seed, |game, _| {
@@ -126,6 +142,13 @@ fn worlds_a_review_adds_are_measured_as_the_evaluation_measures_its_own() {
 /// Plays a 2-player game to 60: seat 0 the engine at `level`, seat 1 at random.
 fn engine_against_random(level: Level, seed: u64) -> (Options, Vec<Step>) {
     let options = Options::Straight(straight::Options { players: 2, target: 60, ..straight::Options::default() });
+    side_against_random(options, level, seed)
+}
+
+/// Plays a Straight Dominoes game with `options`: the side of seat 0 the engine at `level`,
+/// every other side at random.
+fn side_against_random(options: Options, level: Level, seed: u64) -> (Options, Vec<Step>) {
+    let Options::Straight(rules) = options else { unreachable!("Straight Dominoes") };
     let mut game = Game::new(options).expect("valid");
     let mut dealer = Dealer::from_seed(seed);
     let mut steps = Vec::new();
@@ -138,7 +161,7 @@ fn engine_against_random(level: Level, seed: u64) -> (Options, Vec<Step>) {
                 steps.push(Step::Chance(chance));
             }
             Turn::Seat { seat } => {
-                let action = if seat == Seat(0) {
+                let action = if rules.side(seat) == 0 {
                     player::decide(options, &steps, level, seed).expect("decides").action
                 } else {
                     let legal = game.legal_actions();
@@ -172,6 +195,27 @@ fn a_seat_that_played_the_engine_move_every_time_loses_nothing_in_review() {
     // Every deal and every draw is weighed for the seats it touched.
     assert!(review.chances.iter().any(|c| c.kind == clack_engine::review::ChanceKind::Deal));
     assert!(review.decisions.iter().all(|d| d.loss.mean >= 0.0 || d.label != Label::Best));
+}
+
+/// In four-player teams the engine's choice and its values come from information-set search,
+/// and a review measures losses on the same tree: partners who both played the engine's move
+/// lose nothing, and the random side loses points.
+#[test]
+fn partners_who_played_the_engine_move_lose_nothing_in_review() {
+    let seed = 4;
+    let options = Options::Straight(straight::Options { players: 4, teams: true, target: 150, ..Default::default() });
+    let (options, steps) = side_against_random(options, Level::Fast, seed);
+    let review = clack_engine::review(options, &steps, Level::Fast, seed, |_, _| {}).expect("reviews");
+    assert!(review.decisions.iter().filter(|d| d.tree).count() > 10, "the tree measured too few decisions");
+    for seat in &review.seats {
+        if seat.seat.0 % 2 == 0 {
+            assert!(seat.decisions > 3);
+            assert_eq!(seat.loss.mean, 0.0, "{seat:?}");
+            assert_eq!(seat.labels[Label::Best as usize], seat.decisions);
+        } else {
+            assert!(seat.loss.mean > 0.0, "random play loses points: {seat:?}");
+        }
+    }
 }
 
 #[test]

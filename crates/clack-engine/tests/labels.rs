@@ -51,7 +51,7 @@ fn every_configuration() -> Vec<(Options, u64)> {
 
 #[test]
 fn every_label_is_supported_by_its_interval_in_every_configuration() {
-    let (mut labelled, mut extended) = (0, 0);
+    let (mut labelled, mut extended, mut trees) = (0, 0, 0);
     for (options, seed) in every_configuration() {
         let level = Level::Fast;
         let decisions = reviewed(options, seed, level);
@@ -69,12 +69,19 @@ fn every_label_is_supported_by_its_interval_in_every_configuration() {
                 assert!(low > 0.0, "{d:?}: a label whose interval reaches zero loss");
             }
             let first = level.budget().worlds;
+            if d.tree {
+                assert!(matches!(options, Options::Straight(o) if o.teams), "{d:?}: a tree outside teams");
+                assert!(d.worlds <= level.budget().tree_iterations, "{d:?}");
+                trees += 1;
+                continue;
+            }
             assert!(d.worlds <= first * (1 + EXTRA_WORLDS.iter().sum::<u32>()), "{d:?}");
             extended += usize::from(d.worlds > first);
         }
     }
     assert!(labelled > 10, "only {labelled} decisions labelled inaccuracy or worse");
     assert!(extended > 0, "no decision needed more worlds");
+    assert!(trees > 10, "only {trees} team decisions measured by the tree");
 }
 
 #[test]
