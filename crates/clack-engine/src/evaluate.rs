@@ -8,7 +8,9 @@
 //! record, seed and budget give the same answer everywhere.
 //!
 //! When nothing is hidden any more and few tiles are left, the margins come from exhaustive
-//! search instead ([`crate::exact`]), and are exact.
+//! search instead ([`crate::exact`]), and are exact. Otherwise, in four-player team games, an
+//! information-set tree ([`crate::ismcts`]) gives the margins and the choice, and the playouts
+//! only the probabilities of winning.
 
 use clack_rules::Seat;
 use clack_rules::game::{Action, Game, Turn};
