@@ -256,7 +256,16 @@ impl Shard {
         Shard::start_at("127.0.0.1:0", name, database, more)
     }
 
-    /// A shard listening on `addr` (where a proxy expects it).
+    /// A shard where a proxy will expect it: on a port the system picks as it binds (a port
+    /// picked beforehand may be taken by another test's server in between), which its restarts
+    /// keep.
+    fn start_pinned(name: &str, database: &str, more: &[&str]) -> Shard {
+        let mut shard = Shard::start_with(name, database, more);
+        shard.addr = shard.url.trim_start_matches("http://").to_owned();
+        shard
+    }
+
+    /// A shard listening on `addr`.
     fn start_at(addr: &str, name: &str, database: &str, more: &[&str]) -> Shard {
         let data = tempfile::tempdir().unwrap();
         let args: Vec<String> = ["--shard", name].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
@@ -1097,10 +1106,9 @@ struct Proxy {
 /// Shards `a`, `b` and `c` over `postgres`, each started with `more`, behind nginx running the
 /// shipped config: the shards, the proxy and a channel through it.
 async fn three_behind_proxy(postgres: &Postgres, more: &[&str]) -> (Vec<Shard>, Proxy, Channel) {
-    let addrs: Vec<String> = (0..3).map(|_| support::nginx::free_addr()).collect();
-    let shards =
-        ["a", "b", "c"].iter().zip(&addrs).map(|(name, addr)| Shard::start_at(addr, name, &postgres.url(), more));
-    let shards = shards.collect();
+    let shards: Vec<Shard> =
+        ["a", "b", "c"].iter().map(|name| Shard::start_pinned(name, &postgres.url(), more)).collect();
+    let addrs: Vec<String> = shards.iter().map(|shard| shard.addr.clone()).collect();
     let dir = tempfile::tempdir().unwrap();
     let listen = support::nginx::free_addr();
     support::nginx::write_config(dir.path(), &addrs, &listen);
