@@ -61,9 +61,9 @@ struct Node {
 /// A node's child not yet added.
 const NONE: u32 = u32::MAX;
 
-/// Searches `iterations` times from the information set of `seat`, the mover, whose worlds `sample` draws
-/// (iteration `i` from `Rng::derive(seed, i)`), and returns every root move's value. `None`
-/// when `position` is not Straight Dominoes with two sides.
+/// Searches `iterations` times from the information set of `seat`, the mover, whose worlds
+/// `sample` draws (iteration `i` from `Rng::derive(seed, i)`), and returns every root move's
+/// value. `None` when `position` is not Straight Dominoes with two sides.
 pub(crate) fn search(
     (position, seat): (&Game, Seat),
     mut sample: impl FnMut(&mut Rng) -> Result<Game, EngineError>,

@@ -5,9 +5,10 @@
 //! evaluated it (same information set, budget and seed), so a seat that always played the
 //! engine's choice has no loss. A decision's loss is the best action's value less the played
 //! one's, measured on the same worlds (in four-player teams, on the iterations of one
-//! information-set tree that took each, unpaired). A chance event's luck is the change it made to its seat's
-//! expected margin: the expectation just after it less the expectation just before, both by
-//! playouts of the same greedy policy, so that luck averages to zero over the possible outcomes.
+//! information-set tree that took each, unpaired). A chance event's luck is the change it made
+//! to its seat's expected margin: the expectation just after it less the expectation just
+//! before, both by playouts of the same greedy policy, so that luck averages to zero over the
+//! possible outcomes.
 
 use clack_rules::game::{Action, Chance, Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight, streets};

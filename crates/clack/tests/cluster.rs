@@ -252,8 +252,13 @@ impl Shard {
         Shard::start_with(name, database, &["--mode", mode, "--database-key-grace-secs", grace_secs])
     }
 
+    /// A shard on a port the system picks, a new one at each restart.
     fn start_with(name: &str, database: &str, more: &[&str]) -> Shard {
-        Shard::start_at("127.0.0.1:0", name, database, more)
+        let addr = "127.0.0.1:0";
+        let data = tempfile::tempdir().unwrap();
+        let args: Vec<String> = ["--shard", name].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
+        let (process, url) = Shard::spawn(addr, data.path(), &args, database);
+        Shard { process, url, data, addr: addr.to_owned(), args, database: database.to_owned() }
     }
 
     /// A shard where a proxy will expect it: on a port the system picks as it binds (a port
@@ -263,14 +268,6 @@ impl Shard {
         let mut shard = Shard::start_with(name, database, more);
         shard.addr = shard.url.trim_start_matches("http://").to_owned();
         shard
-    }
-
-    /// A shard listening on `addr`.
-    fn start_at(addr: &str, name: &str, database: &str, more: &[&str]) -> Shard {
-        let data = tempfile::tempdir().unwrap();
-        let args: Vec<String> = ["--shard", name].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
-        let (process, url) = Shard::spawn(addr, data.path(), &args, database);
-        Shard { process, url, data, addr: addr.to_owned(), args, database: database.to_owned() }
     }
 
     fn spawn(addr: &str, data: &Path, args: &[String], database: &str) -> (Child, String) {
