@@ -7,11 +7,13 @@ use clack_server::web::deadline::DeadlineLayer;
 use tonic::codegen::http;
 use tower::{Layer, Service, ServiceExt};
 
+type Request = http::Request<()>;
+
 fn slow_service(
     delay: Duration,
-) -> impl Service<(), Response = http::Response<tonic::body::Body>, Error = Infallible, Future: Send + 'static> + Clone
+) -> impl Service<Request, Response = http::Response<tonic::body::Body>, Error = Infallible, Future: Send + 'static> + Clone
 {
-    tower::service_fn(move |()| async move {
+    tower::service_fn(move |_: Request| async move {
         tokio::time::sleep(delay).await;
         Ok::<_, Infallible>(http::Response::new(tonic::body::Body::default()))
     })
@@ -25,7 +27,7 @@ fn grpc_status(response: &http::Response<tonic::body::Body>) -> Option<String> {
 async fn a_request_past_its_deadline_is_answered_deadline_exceeded() {
     let layer = DeadlineLayer { timeout: Duration::from_millis(10) };
     let mut service = layer.layer(slow_service(Duration::from_secs(5)));
-    let response = service.ready().await.expect("ready").call(()).await.expect("an answer");
+    let response = service.ready().await.expect("ready").call(http::Request::new(())).await.expect("an answer");
     assert_eq!(grpc_status(&response).as_deref(), Some("4"), "4 is DEADLINE_EXCEEDED");
 }
 
@@ -33,6 +35,6 @@ async fn a_request_past_its_deadline_is_answered_deadline_exceeded() {
 async fn a_request_within_its_deadline_is_untouched() {
     let layer = DeadlineLayer { timeout: Duration::from_secs(5) };
     let mut service = layer.layer(slow_service(Duration::from_millis(1)));
-    let response = service.ready().await.expect("ready").call(()).await.expect("an answer");
+    let response = service.ready().await.expect("ready").call(http::Request::new(())).await.expect("an answer");
     assert_eq!(grpc_status(&response), None);
 }

@@ -567,13 +567,21 @@ impl BotLibrary {
         (self.threads - self.pool.available_permits(), self.waiting.load(Ordering::Relaxed))
     }
 
-    /// Runs `f` on `background`'s thread, once the pool has a free turn: background work takes
-    /// the pool's turns like any decision, and its thread yields the cores to everything else.
+    /// Runs `f` on `background`'s thread. A thread under the idle policy takes no turn of the
+    /// pool: it runs only on cores nothing else wants, so it cannot keep a decision waiting for
+    /// CPU, while a turn it held would keep one waiting for the turn. On a machine whose cores
+    /// are busy (a browser rendering beside the server did it) an idle-policy thread barely
+    /// runs, and a ladder game holding the only turn of a two-core server's pool froze every bot
+    /// game for minutes. Where the priority could not be lowered, the thread competes like any
+    /// decision and takes a turn like one.
     pub(crate) async fn in_background<T: Send + 'static>(
         &self,
         background: &Background,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
+        if background.idle {
+            return background.run(f).await;
+        }
         let _turn = self.turn().await?;
         background.run(f).await
     }
@@ -817,6 +825,8 @@ fn first_position(kind: Kind) -> (Game, Seat) {
 #[derive(Debug)]
 pub struct Background {
     jobs: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
+    /// Whether the thread runs under the idle policy (its priority was lowered).
+    idle: bool,
 }
 
 impl Background {
@@ -826,19 +836,24 @@ impl Background {
     /// says so.
     pub fn start(name: &str) -> Result<Background> {
         let (jobs, queue) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
+        let (lowered, told) = std::sync::mpsc::sync_channel(1);
         let thread = name.to_owned();
         std::thread::Builder::new()
             .name(name.to_owned())
             .spawn(move || {
-                if let Err(error) = lower_this_thread() {
+                let result = lower_this_thread();
+                if let Err(error) = &result {
                     tracing::warn!(thread, ?error, "cannot lower the priority of a background thread");
                 }
+                // Only Linux's idle policy is known to give the cores up at once.
+                let _ = lowered.send(result.is_ok() && cfg!(target_os = "linux"));
                 for job in queue {
                     job();
                 }
             })
             .map_err(|e| Error::Internal(format!("cannot start the {name} thread: {e}")))?;
-        Ok(Background { jobs })
+        let idle = told.recv().unwrap_or(false);
+        Ok(Background { jobs, idle })
     }
 
     /// Runs `f` on the thread and waits for its result.
@@ -1004,5 +1019,34 @@ mod tests {
         // Policy 5 is SCHED_IDLE, 0 the normal SCHED_OTHER.
         assert_eq!(background.run(policy_of_this_thread).await.expect("runs"), "5");
         assert_eq!(policy_of_this_thread(), "0", "the caller's thread is left alone");
+    }
+
+    /// Given every turn of the pool held (bots deciding, or waiting on a busy machine), when
+    /// the ladder's idle-policy thread has a game to play, then it plays it without a turn: a
+    /// turn held by a thread that runs only on idle cores would stall every bot game behind it.
+    #[tokio::test]
+    async fn idle_background_work_takes_no_turn_of_the_pool() {
+        let store = clack_store::Durable::new(
+            std::sync::Arc::new(clack_store::MemoryStore::new()),
+            clack_store::Durability::Batched,
+        )
+        .expect("a store");
+        let library = super::BotLibrary::open(store, super::Limits::default()).await.expect("a library");
+        let background = super::Background::start("test-background").expect("starts");
+        assert!(background.idle, "the thread runs under the idle policy");
+        let turns: Vec<_> = hold_every_turn(&library).await;
+        assert_eq!(library.pool_load().0, library.pool_threads(), "every turn is held");
+        let ran = tokio::time::timeout(std::time::Duration::from_secs(10), library.in_background(&background, || 7));
+        assert_eq!(ran.await.expect("it does not wait for a turn").expect("it runs"), 7);
+        drop(turns);
+    }
+
+    /// Holds every turn of `library`'s pool.
+    async fn hold_every_turn(library: &super::BotLibrary) -> Vec<tokio::sync::SemaphorePermit<'_>> {
+        let mut turns = Vec::new();
+        for _ in 0..library.pool_threads() {
+            turns.push(library.turn().await.expect("a turn"));
+        }
+        turns
     }
 }

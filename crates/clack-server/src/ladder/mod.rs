@@ -1,7 +1,7 @@
 //! The ladder: continuous rated play between every active bot version, per configuration
 //! (`BotService.GetLeaderboard`, `GetRatingHistory`).
 //!
-//! With `--ladder`, one task plays the ladder's deals one game at a time on the bots' pool,
+//! With `--ladder`, one task plays the ladder's deals one game at a time,
 //! taking turns between the configurations. For each deal it asks `clack_ladder` who should play
 //! (the players whose game would narrow every rating on the anchored scale most, from the last
 //! fit's covariance), plays the deal from every seat (a small duplicate match, through
@@ -9,10 +9,10 @@
 //! again. In team configurations a side is what is rated: one version takes both partner seats
 //! of its side, as bridge programs meet, so the board compares sides (docs/ladder.md says why).
 //! Its games run on a thread of its own under the idle scheduling policy (see
-//! `library::Background`), taking the bots' pool's turns like any decision: under load the
-//! operating system gives the cores to the games first, and the ladder slows down instead of
-//! them. Between games it rests, so that it uses at most `share` of the pool's threads even on an
-//! idle server. The engine (`engine:default` unless the operator names
+//! `library::Background`), which takes no turn of the bots' pool: under load the operating
+//! system gives the cores to the games first, and the ladder slows down instead of them, never
+//! holding a turn a game's bot waits for. Between games it rests, so that it uses at most
+//! `share` of the pool's threads even on an idle server. The engine (`engine:default` unless the operator names
 //! another level) sits on every ladder at a fixed 1500: it is the same program month after month,
 //! so a rating means the same over time.
 //!

@@ -31,9 +31,9 @@ pub struct Deadline<S> {
     timeout: Duration,
 }
 
-impl<S, Request, ResBody> tower::Service<Request> for Deadline<S>
+impl<S, Body, ResBody> tower::Service<http::Request<Body>> for Deadline<S>
 where
-    S: tower::Service<Request, Response = http::Response<ResBody>>,
+    S: tower::Service<http::Request<Body>, Response = http::Response<ResBody>>,
     S::Future: Send + 'static,
     ResBody: Default + Send + 'static,
 {
@@ -45,14 +45,16 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: Request) -> Self::Future {
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        // The method's path (never its body) says which call ran out of time.
+        let path = request.uri().path().to_owned();
         let response = self.inner.call(request);
         let timeout = self.timeout;
         Box::pin(async move {
             match tokio::time::timeout(timeout, response).await {
                 Ok(result) => result,
                 Err(_) => {
-                    tracing::warn!(?timeout, "request deadline exceeded");
+                    tracing::warn!(?timeout, %path, "request deadline exceeded");
                     Ok(Status::deadline_exceeded(format!("no answer within {} ms", timeout.as_millis())).into_http())
                 }
             }
