@@ -1,4 +1,5 @@
-//! Engine benchmarks: one decision of `engine:default` in positions of both games, and the
+//! Engine benchmarks: one decision of `engine:default` in positions of both games (team
+//! Straight included, where the default level grows an information-set tree), and the
 //! review of a whole 2-player Straight Dominoes game at the default level. Run with
 //! `cargo bench -p clack-engine`.
 
@@ -29,10 +30,13 @@ fn positions(options: Options, plies: usize) -> Vec<Vec<Step>> {
 
 fn decisions(c: &mut Criterion) {
     let straight = Options::Straight(straight::Options { players: 2, ..straight::Options::default() });
+    let teams = Options::Straight(straight::Options { players: 4, teams: true, ..straight::Options::default() });
     let streets = Options::Streets(streets::Options { players: 3, ..streets::Options::default() });
     let mut group = c.benchmark_group("engine/default_decision");
     group.sample_size(20);
-    for (name, options, plies) in [("straight_2p", straight, 4), ("streets_3p_d9", streets, 20)] {
+    for (name, options, plies) in
+        [("straight_2p", straight, 4), ("straight_4p_teams", teams, 14), ("streets_3p_d9", streets, 20)]
+    {
         for (i, steps) in positions(options, plies).into_iter().enumerate() {
             group.bench_function(format!("{name}/{i}"), |b| {
                 b.iter(|| black_box(player::decide(options, &steps, Level::Default, 7).expect("decides")))
