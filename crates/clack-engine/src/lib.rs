@@ -16,6 +16,7 @@
 
 pub mod evaluate;
 mod exact;
+mod inference;
 pub mod infoset;
 mod ismcts;
 pub mod lean;

@@ -75,6 +75,7 @@ impl Level {
                 exact_nodes: 20_000,
                 search_nodes: SEARCH_FAST,
                 tree_iterations: TREE_FAST,
+                inference_pool: INFERENCE_FAST,
             },
             Level::Default => Budget {
                 worlds: 64,
@@ -84,6 +85,7 @@ impl Level {
                 exact_nodes: 100_000,
                 search_nodes: SEARCH_DEFAULT,
                 tree_iterations: TREE_DEFAULT,
+                inference_pool: INFERENCE_DEFAULT,
             },
             Level::Strong => Budget {
                 worlds: 256,
@@ -93,6 +95,7 @@ impl Level {
                 exact_nodes: 400_000,
                 search_nodes: SEARCH_STRONG,
                 tree_iterations: TREE_STRONG,
+                inference_pool: INFERENCE_STRONG,
             },
             Level::Judge => Budget {
                 worlds: 1024,
@@ -102,11 +105,19 @@ impl Level {
                 exact_nodes: 400_000,
                 search_nodes: SEARCH_STRONG,
                 tree_iterations: 16 * TREE_DEFAULT,
+                inference_pool: INFERENCE_STRONG,
             },
-            Level::LegacyStrong => Budget { search_nodes: 0, tree_iterations: 0, ..Level::Strong.budget() },
+            Level::LegacyStrong => {
+                Budget { search_nodes: 0, tree_iterations: 0, inference_pool: 0, ..Level::Strong.budget() }
+            }
         }
     }
 }
+
+/// Worlds weighed by the others' plays ([`crate::inference`]), per level (Straight Dominoes).
+const INFERENCE_FAST: u32 = 250;
+const INFERENCE_DEFAULT: u32 = 1000;
+const INFERENCE_STRONG: u32 = 2000;
 
 /// Positions searched in each world, per level (two-sided Straight Dominoes).
 const SEARCH_FAST: u64 = 1000;

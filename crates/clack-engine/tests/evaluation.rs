@@ -80,6 +80,7 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
                 exact_nodes: u64::MAX,
                 search_nodes: 0,
                 tree_iterations: 0,
+                inference_pool: 0,
             },
             1,
         )
@@ -118,6 +119,7 @@ fn worlds_a_review_adds_are_measured_as_the_evaluation_measures_its_own() {
         exact_nodes: 0,
         search_nodes: u64::MAX,
         tree_iterations: 0,
+        inference_pool: 0,
     };
     let mut checked = 0;
     for seed in 0..12 {

@@ -7,6 +7,7 @@ mod support;
 use std::collections::HashMap;
 
 use clack_engine::InfoSet;
+use clack_engine::lean;
 use clack_engine::record::{self, Step};
 use clack_engine::rng::Rng;
 use clack_rules::game::{Chance, Game, Options};
@@ -232,4 +233,58 @@ fn samples_are_uniform_over_chance_histories() {
     }
     assert!(tested >= 6, "too few small positions were found");
     assert!(not_uniform_over_hands > 0, "no tested position tells histories from hands");
+}
+
+/// A world drawn with its replay is the end of the history drawn from the same generator, and
+/// the replay shows exactly the other seats' choices of that history, each in the position the
+/// rules had then: the same legal moves, each scoring what the rules' preview says. (The
+/// inference weighs worlds by those choices.)
+#[test]
+fn a_replayed_world_shows_every_choice_of_the_others_as_the_rules_saw_it() {
+    let (mut checked, mut choices) = (0, 0);
+    for (options, seed) in
+        [(support::straight(4, true), 1), (support::straight(2, false), 2), (support::straight(3, false), 3)]
+    {
+        let mut decisions = 0;
+        support::play_until(options, seed, |game, steps| {
+            decisions += 1;
+            let clack_rules::game::Turn::Seat { seat: viewer } = game.turn() else { return false };
+            if decisions % 5 != 0 {
+                return false;
+            }
+            let mut info = InfoSet::new(options, steps, viewer).expect("an information set");
+            for k in 0..3u64 {
+                let history = info.sample_history(steps, &mut Rng::new(seed * 100 + k)).expect("a history");
+                let mut shown: Vec<(Vec<(straight::Action, u32)>, straight::Action)> = Vec::new();
+                let show = |state: &lean::Straight, chosen: lean::Move| {
+                    let moves = state.legal_actions().into_iter().map(|a| (a, state.scored(lean::Move::of(a))));
+                    shown.push((moves.collect(), chosen.action()));
+                };
+                let world =
+                    info.sample_replayed(&mut Rng::new(seed * 100 + k), show).expect("a world").expect("Straight");
+                let deal = record::last_deal(&history).expect("dealt");
+                let mut replayed = record::replay(options, &history[..=deal]).expect("the deal replays");
+                let mut expected = Vec::new();
+                for (i, step) in history[deal + 1..].iter().enumerate() {
+                    if let (Step::Act(seat, clack_rules::game::Action::Straight(played)), Game::Straight(state)) =
+                        (step, &replayed)
+                        && *seat != viewer
+                    {
+                        let points = |a| state.preview(*seat, a).expect("legal").scored;
+                        expected.push((state.legal_actions().into_iter().map(|a| (a, points(a))).collect(), *played));
+                    }
+                    record::apply(&mut replayed, step, deal + 1 + i).expect("the history replays");
+                }
+                choices += expected.len();
+                assert_eq!(shown, expected);
+                for s in 0..game.players() {
+                    assert_eq!(world.hand(Seat(s)), replayed.hand(Seat(s)), "seat {s}'s hand");
+                }
+                assert_eq!(world.boneyard(), replayed.boneyard());
+                checked += 1;
+            }
+            false
+        });
+    }
+    assert!(checked > 30 && choices > 100, "only {checked} worlds and {choices} choices were checked");
 }

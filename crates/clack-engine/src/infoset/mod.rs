@@ -223,6 +223,68 @@ impl InfoSet {
     /// start, with the current deal and every hidden draw filled in. Replaying it through the
     /// rules is legal at every step and ends in a position [`InfoSet::sample`] could give.
     pub fn sample_history(&mut self, prefix: &[Step], rng: &mut Rng) -> Result<Vec<Step>, EngineError> {
+        let slots = self.sample_slots(rng)?;
+        self.history(prefix, &slots)
+    }
+
+    /// A world drawn as [`InfoSet::sample`] draws it (a uniform chance history, played to now),
+    /// after showing `choice` every move another seat chose in that history: the position it
+    /// chose in (with that seat to move) and the move. Straight Dominoes only (`None` for Streets).
+    /// [`crate::inference`] weighs the world by how likely those choices were.
+    pub fn sample_replayed(
+        &mut self,
+        rng: &mut Rng,
+        mut choice: impl FnMut(&crate::lean::Straight, crate::lean::Move),
+    ) -> Result<Option<Game>, EngineError> {
+        if !matches!(self.before_deal, Game::Straight(_)) {
+            return Ok(None);
+        }
+        let slots = self.sample_slots(rng)?;
+        let (hands, mut draws) = self.dealt_hands(&slots)?;
+        let Game::Straight(before) = &self.before_deal else { return Ok(None) };
+        let mut state = crate::lean::Straight::from_state(before);
+        let mut dealt = [0u32; 4];
+        for (mask, hand) in dealt.iter_mut().zip(&hands) {
+            *mask = crate::lean::mask(*hand);
+        }
+        state.deal_hands(dealt);
+        for seen in &self.since {
+            match *seen {
+                Seen::Act(seat, Action::Straight(action)) => {
+                    let chosen = crate::lean::Move::of(action);
+                    if seat != self.seat {
+                        choice(&state, chosen);
+                    }
+                    state.apply(chosen);
+                }
+                Seen::Draw(seat, known) => state.draw_tile(self.drawn_tile(seat, known, &mut draws)?),
+                Seen::Act(..) => return Ok(None),
+            }
+        }
+        let hands: Vec<TileSet> = (0..self.position.players()).map(|s| state.hand(Seat(s))).collect();
+        self.position.redeal(&hands, state.boneyard()).map(Some).map_err(|e| EngineError::Inconsistent(e.to_string()))
+    }
+
+    /// The tile `seat` drew: the one this seat saw, or the next of the sampled `draws`.
+    fn drawn_tile(
+        &self,
+        seat: Seat,
+        known: Option<Tile>,
+        draws: &mut [std::collections::VecDeque<Tile>],
+    ) -> Result<Tile, EngineError> {
+        let k = self.others.iter().position(|&o| o == seat);
+        match (known, k) {
+            (Some(tile), _) => Ok(tile),
+            (None, Some(k)) => {
+                draws[k].pop_front().ok_or_else(|| EngineError::Inconsistent("a draw has no tile".into()))
+            }
+            (None, None) => Err(EngineError::Inconsistent("this seat's own draw is unknown".into())),
+        }
+    }
+
+    /// Each other seat's slots in the order they were filled, each holding its tile, drawn
+    /// uniformly among the chance histories that fit.
+    fn sample_slots(&mut self, rng: &mut Rng) -> Result<Vec<Vec<Option<Tile>>>, EngineError> {
         let placement = self.model.sample(rng)?;
         // Each other seat's slots in the order they were filled, each holding its tile.
         let mut slots: Vec<Vec<Option<Tile>>> = self.lines.iter().map(|l| vec![None; l.slot_count()]).collect();
@@ -251,11 +313,15 @@ impl InfoSet {
                 slots[k][p] = Some(tile);
             }
         }
-        self.history(prefix, &slots)
+        Ok(slots)
     }
 
-    /// The steps of a history whose other seats' slots hold `slots`.
-    fn history(&self, prefix: &[Step], slots: &[Vec<Option<Tile>>]) -> Result<Vec<Step>, EngineError> {
+    /// Every seat's hand at the deal and each other seat's draws in order, for `slots`.
+    #[allow(clippy::type_complexity)]
+    fn dealt_hands(
+        &self,
+        slots: &[Vec<Option<Tile>>],
+    ) -> Result<(Vec<TileSet>, Vec<std::collections::VecDeque<Tile>>), EngineError> {
         let players = self.before_deal.players();
         let mut hands = vec![TileSet::EMPTY; usize::from(players)];
         hands[self.seat.index()] = self.dealt;
@@ -267,6 +333,12 @@ impl InfoSet {
             hands[other.index()] = tiles[..dealt].iter().copied().collect();
             draws.push(tiles[dealt..].iter().copied().collect());
         }
+        Ok((hands, draws))
+    }
+
+    /// The steps of a history whose other seats' slots hold `slots`.
+    fn history(&self, prefix: &[Step], slots: &[Vec<Option<Tile>>]) -> Result<Vec<Step>, EngineError> {
+        let (hands, mut draws) = self.dealt_hands(slots)?;
         let deal = match &self.before_deal {
             Game::Straight(_) => {
                 let mut fixed = [TileSet::EMPTY; straight::MAX_PLAYERS];
@@ -282,17 +354,7 @@ impl InfoSet {
             let step = match *seen {
                 Seen::Act(seat, action) => Step::Act(seat, action),
                 Seen::Draw(seat, known) => {
-                    let k = self.others.iter().position(|&o| o == seat);
-                    let tile = match (known, k) {
-                        (Some(tile), _) => tile,
-                        (None, Some(k)) => draws[k]
-                            .pop_front()
-                            .ok_or_else(|| EngineError::Inconsistent("a draw has no tile".into()))?,
-                        (None, None) => {
-                            return Err(EngineError::Inconsistent("this seat's own draw is unknown".into()));
-                        }
-                    };
-                    Step::Chance(self.before_deal.draw_chance(tile))
+                    Step::Chance(self.before_deal.draw_chance(self.drawn_tile(seat, known, &mut draws)?))
                 }
             };
             steps.push(step);
