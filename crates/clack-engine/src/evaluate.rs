@@ -334,12 +334,11 @@ const DRAW_ORDER: u64 = 0x0D2A_A0D2_E200_0000;
 /// Action `a`'s margins and wins less action `b`'s, world by world, in worlds `worlds` of the
 /// evaluation seeded with `seed` under `budget`: world `w` is sampled, searched (where
 /// [`evaluate`] searches) and played out as [`evaluate`]'s world `w` would be, so numbers past
-/// an evaluation's budget are new worlds of the same kind (from the same pool of weighed worlds),
-/// measured the same way, and its common
-/// random numbers hold for the pair. The pair's search gets the positions per move that each of
-/// the evaluation's finalists had in such a world ([`pair_nodes`]), so it looks as deep as they
-/// did, not deeper at several times the cost; where both reach the round's end the margins are
-/// the same.
+/// an evaluation's budget are new worlds of the same kind (from the same pool of weighed worlds,
+/// where there is one), measured the same way, and its common random numbers hold for the pair.
+/// The pair's search gets the positions per move that each of the evaluation's finalists had in
+/// such a world ([`pair_nodes`]), so it looks as deep as they did, not deeper at several times
+/// the cost; where both reach the round's end the margins are the same.
 pub fn compare(
     info: &mut InfoSet,
     (a, b): (Action, Action),

@@ -5,7 +5,9 @@
 //! discard), and it turns what draws and passes reveal into the counting model of [`count`]: a
 //! seat that drew (unless drawing is always allowed) or passed held nothing that fitted at that
 //! moment. [`InfoSet::sample`] returns complete positions (other hands and boneyard) drawn
-//! uniformly among the chance histories that fit everything the seat saw.
+//! uniformly among the chance histories that fit everything the seat saw;
+//! [`InfoSet::sample_replayed`] does the same and shows, on the way, every choice the other
+//! seats made in that history, for [`crate::inference`] to weigh the world by.
 //!
 //! Architecture invariant: an information set never holds another seat's real tiles. The
 //! position it keeps is the real one with the hidden tiles put back in a fixed, meaningless
@@ -40,6 +42,9 @@ pub struct InfoSet {
     hidden: TileSet,
     model: Model,
 }
+
+/// The tiles another seat drew in a sampled history, in the order it drew them.
+type Draws = std::collections::VecDeque<Tile>;
 
 /// A step since the deal, as the seat saw it: another seat's draw hides its tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,12 +271,7 @@ impl InfoSet {
     }
 
     /// The tile `seat` drew: the one this seat saw, or the next of the sampled `draws`.
-    fn drawn_tile(
-        &self,
-        seat: Seat,
-        known: Option<Tile>,
-        draws: &mut [std::collections::VecDeque<Tile>],
-    ) -> Result<Tile, EngineError> {
+    fn drawn_tile(&self, seat: Seat, known: Option<Tile>, draws: &mut [Draws]) -> Result<Tile, EngineError> {
         let k = self.others.iter().position(|&o| o == seat);
         match (known, k) {
             (Some(tile), _) => Ok(tile),
@@ -286,7 +286,6 @@ impl InfoSet {
     /// uniformly among the chance histories that fit.
     fn sample_slots(&mut self, rng: &mut Rng) -> Result<Vec<Vec<Option<Tile>>>, EngineError> {
         let placement = self.model.sample(rng)?;
-        // Each other seat's slots in the order they were filled, each holding its tile.
         let mut slots: Vec<Vec<Option<Tile>>> = self.lines.iter().map(|l| vec![None; l.slot_count()]).collect();
         let exits_by_item =
             placement.items.iter().zip(self.model.items()).filter_map(|(&slot, item)| item.exit.map(|e| (e, slot)));
@@ -317,11 +316,7 @@ impl InfoSet {
     }
 
     /// Every seat's hand at the deal and each other seat's draws in order, for `slots`.
-    #[allow(clippy::type_complexity)]
-    fn dealt_hands(
-        &self,
-        slots: &[Vec<Option<Tile>>],
-    ) -> Result<(Vec<TileSet>, Vec<std::collections::VecDeque<Tile>>), EngineError> {
+    fn dealt_hands(&self, slots: &[Vec<Option<Tile>>]) -> Result<(Vec<TileSet>, Vec<Draws>), EngineError> {
         let players = self.before_deal.players();
         let mut hands = vec![TileSet::EMPTY; usize::from(players)];
         hands[self.seat.index()] = self.dealt;
