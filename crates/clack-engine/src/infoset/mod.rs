@@ -241,13 +241,10 @@ impl InfoSet {
         rng: &mut Rng,
         mut choice: impl FnMut(&crate::lean::Straight, crate::lean::Move),
     ) -> Result<Option<Game>, EngineError> {
-        if !matches!(self.before_deal, Game::Straight(_)) {
-            return Ok(None);
-        }
-        let slots = self.sample_slots(rng)?;
-        let (hands, mut draws) = self.dealt_hands(&slots)?;
         let Game::Straight(before) = &self.before_deal else { return Ok(None) };
         let mut state = crate::lean::Straight::from_state(before);
+        let slots = self.sample_slots(rng)?;
+        let (hands, mut draws) = self.dealt_hands(&slots)?;
         let mut dealt = [0u32; 4];
         for (mask, hand) in dealt.iter_mut().zip(&hands) {
             *mask = crate::lean::mask(*hand);

@@ -579,10 +579,7 @@ impl BotLibrary {
         background: &Background,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
-        if background.idle {
-            return background.run(f).await;
-        }
-        let _turn = self.turn().await?;
+        let _turn = if background.idle { None } else { Some(self.turn().await?) };
         background.run(f).await
     }
 
