@@ -45,7 +45,7 @@ fn random_round(start: &Straight, rng: &mut Rng, buffer: &mut lean::Buffer) -> u
 fn greedy_round(start: &Straight, rng: &mut Rng, buffer: &mut lean::Buffer) -> u32 {
     let mut state = start.clone();
     state.deal(rng);
-    state.play_round(rng, buffer);
+    state.play_round(lean::Policy::Greedy, rng, buffer);
     state.scores().iter().sum()
 }
 

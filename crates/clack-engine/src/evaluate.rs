@@ -8,9 +8,9 @@
 //! record, seed and budget give the same answer everywhere.
 //!
 //! When nothing is hidden any more and few tiles are left, the margins come from exhaustive
-//! search instead ([`crate::exact`]), and are exact. Otherwise, in four-player team games, an
-//! information-set tree ([`crate::ismcts`]) gives the margins and the choice, and the playouts
-//! only the probabilities of winning.
+//! search instead ([`crate::exact`]), and are exact. Otherwise, in Straight Dominoes played by
+//! two sides (two players, or four in teams), an information-set tree ([`crate::ismcts`]) gives
+//! the margins and the choice, and the playouts only the probabilities of winning.
 
 use clack_rules::Seat;
 use clack_rules::game::{Action, Game, Turn};
@@ -37,11 +37,12 @@ pub struct Budget {
     /// and if it visits at most this many positions; past them it gives up, and the sampled
     /// values stand.
     pub exact_nodes: u64,
-    /// Straight Dominoes with two sides: the positions a perfect-information search of each
-    /// world may visit ([`crate::search`]); 0 values each world by a greedy playout alone, as
-    /// the engine did before (kept as `engine:legacy-strong`, to measure against).
+    /// Two-player Straight Dominoes where no tree is grown: the positions a perfect-information
+    /// search of each world may visit ([`crate::search`]); 0 values each world by a greedy
+    /// playout alone. No level searches now that the tree plays two-player games too (see
+    /// `searches`); a budget may still ask for it.
     pub search_nodes: u64,
-    /// Four-player team Straight Dominoes: iterations of information-set search
+    /// Straight Dominoes with two sides: iterations of information-set search
     /// ([`crate::ismcts`]), whose root values replace the playouts' margins and whose most
     /// visited move is the choice; 0 keeps the playouts' (as `engine:legacy-strong` does).
     pub tree_iterations: u32,
@@ -119,7 +120,7 @@ pub struct Evaluation {
     /// The choice was made on the probability of winning, not the margin (near the end of a
     /// Straight Dominoes match).
     pub endgame: bool,
-    /// The margins and the choice come from information-set search (four-player teams, see
+    /// The margins and the choice come from information-set search (two sides, see
     /// [`Budget::tree_iterations`]): an action's margin is the mean of the iterations that took
     /// it, its `worlds` those iterations, and a loss is the difference of two such means,
     /// unpaired. The probabilities of winning are still the playouts', paired.
@@ -172,6 +173,12 @@ impl Evaluation {
 pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evaluation, EngineError> {
     let (seat, certain) = (info.seat(), info.is_certain());
     let position = info.position().clone();
+    if certain {
+        // One world fits: it is drawn once, and no generator is spent drawing it again, so that
+        // the tree's walk through it is the one a seer given that world takes.
+        let world = info.sample(&mut Rng::new(seed))?;
+        return evaluate_in(&position, (seat, certain), |_| Ok(world.clone()), budget, seed);
+    }
     match weighed(info, budget, seed)? {
         Some(pool) => evaluate_in(&position, (seat, certain), |rng| Ok(pool.pick(rng)), budget, seed),
         None => evaluate_in(&position, (seat, certain), |rng| info.sample(rng), budget, seed),
@@ -285,31 +292,28 @@ fn adopt(values: &mut [ActionValue], roots: &[ismcts::RootValue]) -> Option<usiz
     Some(indices[ismcts::chosen(roots)?])
 }
 
-/// Whether the margins and the choice come from information-set search: four-player team
-/// Straight Dominoes with iterations in the budget, away from the end of the match (there the
-/// choice is made on the probability of winning, which the tree's round margins do not measure).
+/// Whether the margins and the choice come from information-set search: Straight Dominoes
+/// played by two sides (two players, or four in teams) with iterations in the budget, away from
+/// the end of the match (there the choice is made on the probability of winning, which the
+/// tree's round margins do not measure).
 fn grows_tree(budget: &Budget, position: &Game) -> bool {
     budget.tree_iterations > 0
         && !is_endgame(position)
-        && matches!(position, Game::Straight(g) if g.options().players == 4 && g.options().sides() == 2)
+        && matches!(position, Game::Straight(g) if g.options().sides() == 2)
 }
 
-/// Whether each world's margins come from a search of its round rather than a playout. Near the
+/// Whether each world's margins come from a search of its round rather than a playout: in
+/// two-player Straight Dominoes, with positions in the budget, where no tree is grown. No level
+/// searches any more (the tree, with inference, took 0.564 of 2,000 deals against
+/// `engine:legacy-strong` where the searched worlds took 0.510; docs/engine.md), but a budget may
+/// still ask for it, and the omniscient player's search is the same ([`crate::search`]). Near the
 /// end of a match the choice is made on the probability of winning, which only the whole-match
 /// playouts measure: the search of the round is of no use there.
 fn searches(budget: &Budget, position: &Game) -> bool {
-    budget.search_nodes > 0 && !is_endgame(position) && two_player_straight(position)
-}
-
-/// Whether `position` is of two-player Straight Dominoes, where each world's round is searched.
-/// Four players in teams are two sides too, and the search handles them (partners play for
-/// their side), but there it bought nothing measurable at fourteen times the cost: in 400
-/// duplicate team games against `engine:legacy-strong`, `engine:default` won 0.39 ± 0.06 of the
-/// deals with it (8.8 ms a decision) and 0.41 ± 0.07 without (0.63 ms). A world shows each
-/// partner the other's hand, and a search that coordinates partners on tiles neither can see is
-/// strategy fusion twice over; teams grow an information-set tree instead ([`grows_tree`]).
-fn two_player_straight(position: &Game) -> bool {
-    matches!(position, Game::Straight(g) if g.options().players == 2)
+    budget.search_nodes > 0
+        && !is_endgame(position)
+        && !grows_tree(budget, position)
+        && matches!(position, Game::Straight(g) if g.options().players == 2)
 }
 
 /// The margin of each of `actions` in `world` (the `w`-th of an evaluation seeded with `seed`)
@@ -418,12 +422,12 @@ mod tests {
     use super::*;
 
     /// A pair searched in an added world gets each finalist's share of a world's positions: with
-    /// `default`'s 3,000 positions and five finalists, 1,200 for the two; with only two or three
+    /// 3,000 positions and `default`'s five finalists, 1,200 for the two; with only two or three
     /// legal actions, all of which the evaluation searched, two of two or three shares.
     #[test]
     fn a_pair_gets_the_positions_two_finalists_had() {
-        let budget = crate::Level::Default.budget();
-        assert_eq!((budget.search_nodes, budget.finalists), (3_000, 5));
+        let budget = Budget { search_nodes: 3_000, ..crate::Level::Default.budget() };
+        assert_eq!(budget.finalists, 5);
         assert_eq!(pair_nodes(&budget, 12), 1_200);
         assert_eq!(pair_nodes(&budget, 3), 2_000);
         assert_eq!(pair_nodes(&budget, 2), 3_000);

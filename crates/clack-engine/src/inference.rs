@@ -17,8 +17,9 @@
 //!
 //! Straight Dominoes only: a Streets placement's worth is not one number of points, and its
 //! evaluation keeps the uniform sampler. The evaluation uses the pool where it grows its
-//! information-set tree (four-player teams), where it was measured to pay (`evaluate::weighed`). This module knows nothing of levels or reviews; it is
-//! counted, not timed, so the same information set, pool size and seed give the same pool.
+//! information-set tree (Straight Dominoes with two sides), where it was measured to pay
+//! (`evaluate::weighed`). This module knows nothing of levels or reviews; it is counted, not timed,
+//! so the same information set, pool size and seed give the same pool.
 
 use clack_rules::game::Game;
 

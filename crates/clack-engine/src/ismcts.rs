@@ -1,16 +1,17 @@
 //! Information-set Monte Carlo tree search (single observer, Cowling, Powley and Whitehouse
-//! 2012) for Straight Dominoes played by two sides: the engine's evaluation of four-player team
-//! games.
+//! 2012) for Straight Dominoes played by two sides: the engine's evaluation of two-player games
+//! and of four-player team games.
 //!
-//! One tree holds what the mover knows. Each iteration samples a world from the mover's
-//! information set, walks the tree choosing among the moves legal in that world, adds one node,
-//! and plays the round out greedily ([`lean::Straight::play_round`]). A move's statistics count
-//! the iterations that took it and, separately, the iterations in which it was available, and
-//! the choice between moves is UCB on those counts; a draw is chance in the world and does not
-//! branch the tree. Every node of the tree is a history the mover could tell apart, so the
-//! partners in a team plan on what the mover knows, not on each other's hands: that is what
-//! the flat evaluation, which values every move world by world as if the hands were seen, cannot
-//! do ("strategy fusion"), and why the tree beat it in teams (docs/engine.md).
+//! One tree holds what the mover knows. Each iteration samples a world from the mover's information
+//! set, walks the tree choosing among the moves legal in that world, adds one node, and plays the
+//! round out by the guarded policy ([`lean::Straight::guarded_policy`]). A move's statistics count
+//! the iterations that took it and, separately, the iterations in which it was available, and the
+//! choice between moves is UCB on those counts; a draw is chance in the world and does not branch
+//! the tree. Every node of the tree is a history the mover could tell apart, so the partners in a
+//! team plan on what the mover knows, not on each other's hands: that is what the flat evaluation,
+//! which values every move world by world as if the hands were seen, cannot do ("strategy fusion"),
+//! and why the tree beat it, in teams and then in two-player play, where the opponent's choices are
+//! nodes of the tree too (docs/engine.md).
 //!
 //! This module knows nothing of reviews or levels: it takes a number of iterations and a seed,
 //! and returns every root move's value and visits. Everything is counted, nothing is timed, so
@@ -21,7 +22,7 @@ use clack_rules::game::Game;
 
 use crate::EngineError;
 use crate::evaluate::Estimate;
-use crate::lean::{self, Buffer, Move, Phase};
+use crate::lean::{self, Buffer, Move, Phase, Policy};
 use crate::rng::Rng;
 
 /// The exploration constant of UCB, in points of round margin. Pilots of 200 two-player games
@@ -82,7 +83,7 @@ pub(crate) fn search(
         let Game::Straight(world) = sample(&mut rng)? else { return Ok(None) };
         let mut state = lean::Straight::from_state(&world);
         tree.descend(&mut state, &mut rng, &mut path);
-        state.play_round(&mut rng, &mut tree.buffer);
+        state.play_round(Policy::Guarded, &mut rng, &mut tree.buffer);
         let gain = |s: usize| f64::from(state.scores()[s]) - f64::from(since[s]);
         tree.back_up(&path, gain(tree.side) - gain(1 - tree.side));
     }

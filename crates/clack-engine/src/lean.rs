@@ -816,16 +816,47 @@ impl Straight {
         crate::rollout::greedy(legal, rng, key).unwrap_or(legal[0])
     }
 
-    /// Plays the current round to its end (a deal awaited, or the game over) by the greedy
-    /// policy, drawing with the engine's generator.
-    pub fn play_round(&mut self, rng: &mut Rng, out: &mut Buffer) {
-        self.play_round_drawing(rng, out, Straight::draw);
+    /// The guarded policy's action: like the greedy policy's, but a lay is worth its points less
+    /// the most the next seat can score in reply when that seat is an opponent, so that a lay
+    /// scoring 10 that leaves the opponent 20 is not preferred to one scoring 5 that leaves
+    /// nothing. The information-set tree plays its rounds out by it (see [`crate::ismcts`]).
+    pub fn guarded_policy(&self, rng: &mut Rng, out: &mut Buffer) -> Move {
+        let len = self.legal_actions_into(out);
+        if len == 1 {
+            return out[0];
+        }
+        let legal: Buffer = *out;
+        let mut replies = buffer();
+        let key = |m: Move| m.lays().then(|| (self.scored(m) as i32 - self.reply(m, &mut replies), PIPS[m.index()]));
+        crate::rollout::greedy(&legal[..len], rng, key).unwrap_or(legal[0])
     }
 
-    /// Plays the current round to its end by the greedy policy, `draw` giving a drawing seat its
-    /// tile (false if it has none to give, which ends the play).
+    /// The most the seat to move after `m` can score with its next lay, if it is an opponent of
+    /// the mover; 0 if it is a partner, must draw or pass, or the round is over.
+    fn reply(&self, m: Move, replies: &mut Buffer) -> i32 {
+        let Phase::Turn(mover) = self.phase else { return 0 };
+        let mut next = self.clone();
+        next.apply(m);
+        match next.phase {
+            Phase::Turn(seat) if self.options.side(seat) != self.options.side(mover) => {
+                let len = next.legal_actions_into(replies);
+                replies[..len].iter().filter(|r| r.lays()).map(|&r| next.scored(r) as i32).max().unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Plays the current round to its end (a deal awaited, or the game over) by `policy`,
+    /// drawing with the engine's generator.
+    pub fn play_round(&mut self, policy: Policy, rng: &mut Rng, out: &mut Buffer) {
+        self.play_round_drawing(policy, rng, out, Straight::draw);
+    }
+
+    /// Plays the current round to its end by `policy`, `draw` giving a drawing seat its tile
+    /// (false if it has none to give, which ends the play).
     pub(crate) fn play_round_drawing(
         &mut self,
+        policy: Policy,
         rng: &mut Rng,
         out: &mut Buffer,
         mut draw: impl FnMut(&mut Straight, &mut Rng) -> bool,
@@ -833,7 +864,10 @@ impl Straight {
         loop {
             match self.phase {
                 Phase::Turn(_) => {
-                    let action = self.policy(rng, out);
+                    let action = match policy {
+                        Policy::Greedy => self.policy(rng, out),
+                        Policy::Guarded => self.guarded_policy(rng, out),
+                    };
                     self.apply(action);
                 }
                 Phase::Drawing(_) => {
@@ -845,6 +879,15 @@ impl Straight {
             }
         }
     }
+}
+
+/// How a playout chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// [`Straight::policy`]: the flat evaluation's playouts, and `engine:legacy-strong`'s.
+    Greedy,
+    /// [`Straight::guarded_policy`]: the information-set tree's playouts.
+    Guarded,
 }
 
 /// The mask that takes a seat's number to its side's: seats 0 and 2 against 1 and 3 with teams.

@@ -1,10 +1,10 @@
 //! Engine players: `engine:fast`, `engine:default` and `engine:strong`; and the `judge`, a
 //! review level far above them that audits their reviews.
 //!
-//! A level is a fixed budget, counted in sampled worlds, searched positions and (in team
-//! games) tree iterations, so an engine seat plays the same game for the same record and seed
-//! on every machine, however busy it is. Each decision is seeded from the game's seed and the
-//! decision's place in the record, so a review of the game (run with the same level and seed)
+//! A level is a fixed budget, counted in sampled worlds and (in Straight Dominoes with two sides)
+//! tree iterations and weighed worlds, so an engine seat plays the same game for the same record
+//! and seed on every machine, however busy it is. Each decision is seeded from the game's seed and
+//! the decision's place in the record, so a review of the game (run with the same level and seed)
 //! evaluates every decision exactly as the player did.
 
 use std::fmt;
@@ -28,7 +28,7 @@ pub enum Level {
     /// Sixteen times `default`'s worlds per decision: a review level, to audit the others'
     /// reviews, and a measure in `clack arena`; a server seats only the three levels below it.
     Judge,
-    /// `strong` as it played before each world was searched (greedy playouts alone): kept for
+    /// `strong` as it played before the tree and inference (greedy playouts alone): kept for
     /// `clack arena`, to measure the engine against its former self. Never seated by a server.
     LegacyStrong,
 }
@@ -73,7 +73,7 @@ impl Level {
                 finalists: 4,
                 exact_tiles: 6,
                 exact_nodes: 20_000,
-                search_nodes: SEARCH_FAST,
+                search_nodes: 0,
                 tree_iterations: TREE_FAST,
                 inference_pool: INFERENCE_FAST,
             },
@@ -83,7 +83,7 @@ impl Level {
                 finalists: 5,
                 exact_tiles: 8,
                 exact_nodes: 100_000,
-                search_nodes: SEARCH_DEFAULT,
+                search_nodes: 0,
                 tree_iterations: TREE_DEFAULT,
                 inference_pool: INFERENCE_DEFAULT,
             },
@@ -93,7 +93,7 @@ impl Level {
                 finalists: 8,
                 exact_tiles: 10,
                 exact_nodes: 400_000,
-                search_nodes: SEARCH_STRONG,
+                search_nodes: 0,
                 tree_iterations: TREE_STRONG,
                 inference_pool: INFERENCE_STRONG,
             },
@@ -103,7 +103,7 @@ impl Level {
                 finalists: 12,
                 exact_tiles: 10,
                 exact_nodes: 400_000,
-                search_nodes: SEARCH_STRONG,
+                search_nodes: 0,
                 tree_iterations: 16 * TREE_DEFAULT,
                 inference_pool: INFERENCE_STRONG,
             },
@@ -119,13 +119,9 @@ const INFERENCE_FAST: u32 = 250;
 const INFERENCE_DEFAULT: u32 = 1000;
 const INFERENCE_STRONG: u32 = 2000;
 
-/// Positions searched in each world, per level (two-sided Straight Dominoes).
-const SEARCH_FAST: u64 = 1000;
-const SEARCH_DEFAULT: u64 = 3000;
-const SEARCH_STRONG: u64 = 10_000;
-
-/// Iterations of information-set search per decision, per level (four-player teams). The judge
-/// gets sixteen times `default`'s, as it gets sixteen times its worlds.
+/// Iterations of information-set search per decision, per level (Straight Dominoes with two
+/// sides: two players, or four in teams). The judge gets sixteen times `default`'s, as it gets
+/// sixteen times its worlds.
 const TREE_FAST: u32 = 2_500;
 const TREE_DEFAULT: u32 = 10_000;
 const TREE_STRONG: u32 = 40_000;

@@ -1,14 +1,13 @@
 //! The review of a game: every decision judged, every chance event weighed, and per seat the
 //! points lost by play against the points won or lost by luck.
 //!
-//! A decision is evaluated exactly as an engine player of the review's level would have
-//! evaluated it (same information set, budget and seed), so a seat that always played the
-//! engine's choice has no loss. A decision's loss is the best action's value less the played
-//! one's, measured on the same worlds (in four-player teams, on the iterations of one
-//! information-set tree that took each, unpaired). A chance event's luck is the change it made
-//! to its seat's expected margin: the expectation just after it less the expectation just
-//! before, both by playouts of the same greedy policy, so that luck averages to zero over the
-//! possible outcomes.
+//! A decision is evaluated exactly as an engine player of the review's level would have evaluated
+//! it (same information set, budget and seed), so a seat that always played the engine's choice has
+//! no loss. A decision's loss is the best action's value less the played one's, measured on the
+//! same worlds (in Straight Dominoes with two sides, on the iterations of one information-set tree
+//! that took each, unpaired). A chance event's luck is the change it made to its seat's expected
+//! margin: the expectation just after it less the expectation just before, both by playouts of the
+//! same greedy policy, so that luck averages to zero over the possible outcomes.
 
 use clack_rules::game::{Action, Chance, Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight, streets};
@@ -120,8 +119,8 @@ pub struct DecisionReview {
     /// The label measures the loss in probability of winning (`win_loss`), not in margin: near
     /// the end of a Straight Dominoes match, where the engine chooses on it.
     pub endgame: bool,
-    /// The loss was measured by information-set search (four-player teams): `worlds` are the
-    /// iterations that took the played action, and none were added.
+    /// The loss was measured by information-set search (Straight Dominoes with two sides): `worlds`
+    /// are the iterations that took the played action, and none were added.
     pub tree: bool,
 }
 

@@ -54,7 +54,7 @@ fn straight_out(since: &[i64], start: &straight::State, seat: Seat, rng: &mut Rn
     let side = start.options().side(seat);
     let mut state = lean::Straight::from_state(start);
     let mut buffer = lean::buffer();
-    state.play_round(rng, &mut buffer);
+    state.play_round(lean::Policy::Greedy, rng, &mut buffer);
     // At most four sides: the figures live on the stack.
     let mut gained = [0.0; straight::MAX_PLAYERS];
     for ((gain, &after), &before) in gained.iter_mut().zip(state.scores()).zip(since) {
@@ -66,7 +66,7 @@ fn straight_out(since: &[i64], start: &straight::State, seat: Seat, rng: &mut Rn
     }
     while !state.is_over() {
         state.deal(rng);
-        state.play_round(rng, &mut buffer);
+        state.play_round(lean::Policy::Greedy, rng, &mut buffer);
     }
     let win = state.winning_side().map_or(0.0, |winner| f64::from(u8::from(winner == side)));
     Result { margin, win }

@@ -200,7 +200,7 @@ fn draw_in_order(order: &[u8], state: &mut lean::Straight) {
 /// the greedy policy (ties broken by `rng`), its boneyard drawn in `order`.
 pub(crate) fn playout(order: &[u8], mut state: lean::Straight, side: usize, rng: &mut Rng) -> i32 {
     let start = state.clone();
-    state.play_round_drawing(rng, &mut lean::buffer(), |state, _| {
+    state.play_round_drawing(lean::Policy::Greedy, rng, &mut lean::buffer(), |state, _| {
         let before = state.boneyard().len();
         draw_in_order(order, state);
         state.boneyard().len() < before

@@ -3,6 +3,7 @@
 //! preview the same points, and leave the same position after every step (hands, boneyard, ends,
 //! count, scores, turn, passes, round ends and the end of the game). The greedy playout on the
 //! lean state must also take exactly the actions the same policy takes on the rules' state.
+//! The guarded policy must take a lay the rules' state values best against the reply.
 
 use clack_engine::lean::{self, Phase, Straight};
 use clack_engine::rng::Rng;
@@ -197,4 +198,58 @@ fn greedy_playouts_take_the_actions_the_rules_state_took() {
             assert_eq!(lean, rules, "options {i}, seed {seed}");
         }
     }
+}
+
+/// What the guarded policy maximises, computed on the rules' state: a lay's points less the most
+/// the next seat can score with a lay in reply if it is an opponent, then the tile's pips; `None`
+/// for a draw or a pass.
+fn guarded_key(state: &State, seat: clack_rules::Seat, action: Action) -> Option<(i64, u32)> {
+    let (Action::Lead { tile } | Action::Play { tile, .. }) = action else { return None };
+    let scored = i64::from(state.preview(seat, action).expect("legal").scored);
+    let mut next = state.clone();
+    next.apply(seat, action).expect("legal");
+    let reply = match next.to_move() {
+        ToMove::Seat { seat: other } if state.options().side(other) != state.options().side(seat) => next
+            .legal_actions()
+            .iter()
+            .filter(|a| matches!(a, Action::Lead { .. } | Action::Play { .. }))
+            .map(|&a| i64::from(next.preview(other, a).expect("legal").scored))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    };
+    Some((scored - reply, tile.pips()))
+}
+
+/// The guarded policy, on the lean state, takes a lay the rules' state values highest by
+/// [`guarded_key`] at every decision of random games under every option (and a draw or a pass
+/// only when nothing can be laid).
+#[test]
+fn the_guarded_policy_takes_the_best_lay_against_the_reply() {
+    let mut checked = 0;
+    for (i, options) in variants().into_iter().enumerate() {
+        let mut dealer = Dealer::from_seed(50_000 + i as u64);
+        let mut rules = before_deal(options, &mut dealer);
+        let mut rng = Rng::new(i as u64);
+        let mut buffer = lean::buffer();
+        loop {
+            match rules.to_move() {
+                ToMove::Seat { seat } => {
+                    let legal = rules.legal_actions();
+                    let chosen = Straight::from_state(&rules).guarded_policy(&mut rng, &mut buffer).action();
+                    let best = legal.iter().filter_map(|&a| guarded_key(&rules, seat, a)).max();
+                    assert_eq!(guarded_key(&rules, seat, chosen), best, "{options:?}: {chosen} among {legal:?}");
+                    checked += usize::from(legal.len() > 1);
+                    let action = legal[dealer.index(legal.len())];
+                    rules.apply(seat, action).expect("legal");
+                }
+                ToMove::Chance { .. } => {
+                    let chance = rules.sample_chance(&mut dealer).expect("a chance event");
+                    rules.apply_chance(chance).expect("fits");
+                }
+                ToMove::Over => break,
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked} choices checked");
 }
