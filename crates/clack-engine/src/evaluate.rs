@@ -46,9 +46,10 @@ pub struct Budget {
     /// ([`crate::ismcts`]), whose root values replace the playouts' margins and whose most
     /// visited move is the choice; 0 keeps the playouts' (as `engine:legacy-strong` does).
     pub tree_iterations: u32,
-    /// Where the tree is grown: worlds drawn and weighed by how likely the other seats' plays
-    /// were in each ([`crate::inference`]), from which the evaluation draws its own; 0 draws
-    /// them uniformly from the information set (as `engine:legacy-strong` does).
+    /// Straight Dominoes with two sides: worlds drawn and weighed by how likely the other seats'
+    /// plays were in each ([`crate::inference`]), from which the evaluation draws its own (the
+    /// tree's, and the playouts' near the end of a match); 0 draws them uniformly from the
+    /// information set (as `engine:legacy-strong` does).
     pub inference_pool: u32,
 }
 
@@ -187,14 +188,14 @@ pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evalua
 
 /// The pool of weighed worlds an evaluation with `seed` draws its worlds from
 /// ([`crate::inference`]), or `None` when they come from the information set's uniform sampler:
-/// without a pool in the budget, when only one world fits (nothing to infer), and wherever the
-/// tree is not grown. Inference is used where it was measured to pay: in team games, with the
-/// tree, it lifted `engine:default` from 0.536 to 0.590 of the deals against
-/// `engine:legacy-strong`; in two-player play, from 0.510 to 0.529 (both over 2,000 games, the
-/// same deals with and without), too little for what the pool costs a review there
-/// (docs/engine.md, "Strength").
+/// without a pool in the budget, when only one world fits (nothing to infer), and outside
+/// Straight Dominoes played by two sides. There the pool gives the tree its worlds and, near the
+/// end of the match, where no tree is grown, the playouts that measure the probability of
+/// winning. It was measured to pay in both: with the tree, it lifted `engine:default` from 0.536
+/// to 0.590 of 2,000 team deals against `engine:legacy-strong`; near the end of two-player
+/// matches, from 0.581 to 0.597 of 1,000 (docs/engine.md, "Strength").
 fn weighed(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Option<inference::Pool>, EngineError> {
-    if info.is_certain() || !grows_tree(budget, info.position()) {
+    if info.is_certain() || !two_sides(info.position()) {
         return Ok(None);
     }
     inference::Pool::draw(info, budget.inference_pool, seed ^ POOL_SEED)
@@ -297,9 +298,12 @@ fn adopt(values: &mut [ActionValue], roots: &[ismcts::RootValue]) -> Option<usiz
 /// the end of the match (there the choice is made on the probability of winning, which the
 /// tree's round margins do not measure).
 fn grows_tree(budget: &Budget, position: &Game) -> bool {
-    budget.tree_iterations > 0
-        && !is_endgame(position)
-        && matches!(position, Game::Straight(g) if g.options().sides() == 2)
+    budget.tree_iterations > 0 && !is_endgame(position) && two_sides(position)
+}
+
+/// Whether `position` is of Straight Dominoes played by two sides: two players, or four in teams.
+fn two_sides(position: &Game) -> bool {
+    matches!(position, Game::Straight(g) if g.options().sides() == 2)
 }
 
 /// Whether each world's margins come from a search of its round rather than a playout: in
