@@ -37,10 +37,10 @@ pub struct Budget {
     /// and if it visits at most this many positions; past them it gives up, and the sampled
     /// values stand.
     pub exact_nodes: u64,
-    /// Two-player Straight Dominoes where no tree is grown: the positions a perfect-information
-    /// search of each world may visit ([`crate::search`]); 0 values each world by a greedy
-    /// playout alone. No level searches now that the tree plays two-player games too (see
-    /// `searches`); a budget may still ask for it.
+    /// Two-player Straight Dominoes, away from the end of the match: the positions a
+    /// perfect-information search of each world may visit ([`crate::search`]); 0 values each
+    /// world by a greedy playout alone. Where a tree is grown it chooses, and the searched worlds
+    /// serve [`compare`] alone: a review measures what a move cost on them, pair by pair.
     pub search_nodes: u64,
     /// Straight Dominoes with two sides: iterations of information-set search
     /// ([`crate::ismcts`]), whose root values replace the playouts' margins and whose most
@@ -306,18 +306,23 @@ fn two_sides(position: &Game) -> bool {
     matches!(position, Game::Straight(g) if g.options().sides() == 2)
 }
 
-/// Whether each world's margins come from a search of its round rather than a playout: in
-/// two-player Straight Dominoes, with positions in the budget, where no tree is grown. No level
-/// searches any more (the tree, with inference, took 0.564 of 2,000 deals against
-/// `engine:legacy-strong` where the searched worlds took 0.510; docs/engine.md), but a budget may
-/// still ask for it, and the omniscient player's search is the same ([`crate::search`]). Near the
-/// end of a match the choice is made on the probability of winning, which only the whole-match
-/// playouts measure: the search of the round is of no use there.
-fn searches(budget: &Budget, position: &Game) -> bool {
+/// Whether a world's margins can come from a search of its round rather than a playout: in
+/// two-player Straight Dominoes with positions in the budget. Near the end of a match the choice
+/// is made on the probability of winning, which only the whole-match playouts measure: the search
+/// of the round is of no use there.
+pub fn measures_by_search(budget: &Budget, position: &Game) -> bool {
     budget.search_nodes > 0
         && !is_endgame(position)
-        && !grows_tree(budget, position)
         && matches!(position, Game::Straight(g) if g.options().players == 2)
+}
+
+/// Whether each world's margins in [`evaluate`] come from a search: where they can and no tree
+/// is grown. Where a tree is grown, it chooses (the tree, with inference and guarded playouts,
+/// took 0.587 of 2,000 two-player deals against `engine:legacy-strong` where the searched worlds
+/// took 0.510; docs/engine.md), and the searched worlds measure [`compare`]'s pairs for a review.
+/// The omniscient player's search is the same ([`crate::search`]).
+fn searches(budget: &Budget, position: &Game) -> bool {
+    measures_by_search(budget, position) && !grows_tree(budget, position)
 }
 
 /// The margin of each of `actions` in `world` (the `w`-th of an evaluation seeded with `seed`)
@@ -340,10 +345,12 @@ fn search_world(world: &Game, actions: &[Action], nodes: u64, (seed, w): (u64, u
 const DRAW_ORDER: u64 = 0x0D2A_A0D2_E200_0000;
 
 /// Action `a`'s margins and wins less action `b`'s, world by world, in worlds `worlds` of the
-/// evaluation seeded with `seed` under `budget`: world `w` is sampled, searched (where
-/// [`evaluate`] searches) and played out as [`evaluate`]'s world `w` would be, so numbers past
+/// evaluation seeded with `seed` under `budget`: world `w` is sampled, searched (wherever
+/// [`measures_by_search`]) and played out as [`evaluate`]'s world `w` would be, so numbers past
 /// an evaluation's budget are new worlds of the same kind (from the same pool of weighed worlds,
 /// where there is one), measured the same way, and its common random numbers hold for the pair.
+/// Where a tree chose, the tree's values are not paired, and a review measures the pair here
+/// from the first world on.
 /// The pair's search gets the positions per move that each of the evaluation's finalists had in
 /// such a world ([`pair_nodes`]), so it looks as deep as they did, not deeper at several times
 /// the cost; where both reach the round's end the margins are the same.
@@ -355,7 +362,7 @@ pub fn compare(
 ) -> Result<(Vec<f64>, Vec<f64>), EngineError> {
     let seat = info.seat();
     let whole_match = matches!(info.position(), Game::Straight(_));
-    let searched = searches(budget, info.position());
+    let searched = measures_by_search(budget, info.position());
     let nodes = pair_nodes(budget, info.position().legal_actions().len());
     let pool = weighed(info, budget, seed)?;
     let (mut margins, mut wins) = (Vec::new(), Vec::new());

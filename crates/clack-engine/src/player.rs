@@ -73,7 +73,7 @@ impl Level {
                 finalists: 4,
                 exact_tiles: 6,
                 exact_nodes: 20_000,
-                search_nodes: 0,
+                search_nodes: SEARCH_FAST,
                 tree_iterations: TREE_FAST,
                 inference_pool: INFERENCE_FAST,
             },
@@ -83,7 +83,7 @@ impl Level {
                 finalists: 5,
                 exact_tiles: 8,
                 exact_nodes: 100_000,
-                search_nodes: 0,
+                search_nodes: SEARCH_DEFAULT,
                 tree_iterations: TREE_DEFAULT,
                 inference_pool: INFERENCE_DEFAULT,
             },
@@ -93,7 +93,7 @@ impl Level {
                 finalists: 8,
                 exact_tiles: 10,
                 exact_nodes: 400_000,
-                search_nodes: 0,
+                search_nodes: SEARCH_STRONG,
                 tree_iterations: TREE_STRONG,
                 inference_pool: INFERENCE_STRONG,
             },
@@ -103,7 +103,7 @@ impl Level {
                 finalists: 12,
                 exact_tiles: 10,
                 exact_nodes: 400_000,
-                search_nodes: 0,
+                search_nodes: SEARCH_STRONG,
                 tree_iterations: 16 * TREE_DEFAULT,
                 inference_pool: INFERENCE_STRONG,
             },
@@ -118,6 +118,14 @@ impl Level {
 const INFERENCE_FAST: u32 = 250;
 const INFERENCE_DEFAULT: u32 = 1000;
 const INFERENCE_STRONG: u32 = 2000;
+
+/// Positions searched in each world when a review measures what a move cost against the
+/// engine's choice in two-player Straight Dominoes (`crate::evaluate::compare`): the tree chooses,
+/// and the loss is measured pair by pair on the same worlds, each searched. The judge searches
+/// as `strong` does, with four times its worlds.
+const SEARCH_FAST: u64 = 1000;
+const SEARCH_DEFAULT: u64 = 3000;
+const SEARCH_STRONG: u64 = 10_000;
 
 /// Iterations of information-set search per decision, per level (Straight Dominoes with two
 /// sides: two players, or four in teams). The judge gets sixteen times `default`'s, as it gets

@@ -4,15 +4,16 @@
 //! A decision is evaluated exactly as an engine player of the review's level would have evaluated
 //! it (same information set, budget and seed), so a seat that always played the engine's choice has
 //! no loss. A decision's loss is the best action's value less the played one's, measured on the
-//! same worlds (in Straight Dominoes with two sides, on the iterations of one information-set tree
-//! that took each, unpaired). A chance event's luck is the change it made to its seat's expected
+//! same worlds: in two-player Straight Dominoes, where a tree chose the best, on worlds of their
+//! own, each searched, pair by pair; in team games, on the iterations of one information-set tree
+//! that took each, unpaired. A chance event's luck is the change it made to its seat's expected
 //! margin: the expectation just after it less the expectation just before, both by playouts of the
 //! same greedy policy, so that luck averages to zero over the possible outcomes.
 
 use clack_rules::game::{Action, Chance, Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight, streets};
 
-use crate::evaluate::{Estimate, compare, evaluate};
+use crate::evaluate::{Estimate, compare, evaluate, measures_by_search};
 use crate::infoset::InfoSet;
 use crate::player::{Level, decision_seed};
 use crate::record::{self, Step};
@@ -114,13 +115,16 @@ pub struct DecisionReview {
     pub label: Label,
     pub choices: usize,
     /// The worlds the loss was measured in: the level's (fewer for an action screened out), and
-    /// more when they did not settle the label ([`EXTRA_WORLDS`]); 0 when it is exact.
+    /// more when they did not settle the label ([`EXTRA_WORLDS`]); 0 when it is exact, or is
+    /// that of the tree's own choice (nothing).
     pub worlds: u32,
     /// The label measures the loss in probability of winning (`win_loss`), not in margin: near
     /// the end of a Straight Dominoes match, where the engine chooses on it.
     pub endgame: bool,
-    /// The loss was measured by information-set search (Straight Dominoes with two sides): `worlds`
-    /// are the iterations that took the played action, and none were added.
+    /// The loss was measured by information-set search (Straight Dominoes in teams): `worlds`
+    /// are the iterations that took the played action, and none were added. In two-player
+    /// Straight the tree chooses too, but the loss against its choice is measured on searched
+    /// worlds, paired, and this is false.
     pub tree: bool,
 }
 
@@ -233,18 +237,31 @@ fn judge(
         .ok_or_else(|| EngineError::Inconsistent(format!("{played} was not a legal action")))?;
     let best = evaluation.best();
     let (mut loss, mut win_loss) = evaluation.loss(index);
-    let mut worlds = if evaluation.exact && !evaluation.endgame { 0 } else { evaluation.actions[index].worlds };
+    // Where a tree chose in two-player Straight Dominoes, the loss against its choice is measured
+    // pair by pair on searched worlds (`compare`): the tree's own values are not paired, and
+    // labels resting on them did not survive a stronger look (docs/engine.md, "Auditing").
+    let paired = evaluation.tree && measures_by_search(&budget, info.position());
+    let unmeasured = (evaluation.exact && !evaluation.endgame) || (paired && index == evaluation.best);
+    let mut worlds = if unmeasured { 0 } else { evaluation.actions[index].worlds };
     let label = if index == evaluation.best {
         Label::Best
     } else {
         let bounds = bounds(options, evaluation.endgame);
         let measured = |loss: Estimate, win_loss: Estimate| if evaluation.endgame { win_loss } else { loss };
-        let (mut margins, mut wins) = evaluation.differences(index);
-        let mut next = u64::from(budget.worlds);
+        let (mut margins, mut wins, mut next) = (Vec::new(), Vec::new(), 0);
+        if paired {
+            let first = u64::from(budget.worlds);
+            (margins, wins) = compare(&mut info, (best.action, played), 0..first, (&budget, decision))?;
+            (loss, win_loss, worlds, next) = (Estimate::of(&margins), Estimate::of(&wins), budget.worlds, first);
+        } else if !evaluation.tree {
+            (margins, wins) = evaluation.differences(index);
+            next = u64::from(budget.worlds);
+        }
         let most = budget.worlds * (1 + EXTRA_WORLDS.iter().sum::<u32>());
-        // A tree's margins are not paired world by world, so no worlds can be added to them
-        // (the label stands on the tree's own intervals; the judge grows a bigger tree).
-        let schedule: &[u32] = if evaluation.tree { &[] } else { &EXTRA_WORLDS };
+        // A tree's margins in team games are not paired world by world, so no worlds can be
+        // added to them (the label stands on the tree's own intervals; the judge grows a bigger
+        // tree).
+        let schedule: &[u32] = if evaluation.tree && !paired { &[] } else { &EXTRA_WORLDS };
         for &extra in schedule {
             let now = measured(loss, win_loss);
             if Label::supported(now, bounds).1 || !Label::may_settle(now, bounds, (worlds, most)) {
@@ -276,7 +293,7 @@ fn judge(
         choices: evaluation.actions.len(),
         worlds,
         endgame: evaluation.endgame,
-        tree: evaluation.tree,
+        tree: evaluation.tree && !paired,
     })
 }
 

@@ -51,7 +51,7 @@ fn every_configuration() -> Vec<(Options, u64)> {
 
 #[test]
 fn every_label_is_supported_by_its_interval_in_every_configuration() {
-    let (mut labelled, mut extended, mut trees) = (0, 0, 0);
+    let (mut labelled, mut extended, mut trees, mut paired) = (0, 0, 0, 0);
     for (options, seed) in every_configuration() {
         let level = Level::Fast;
         let decisions = reviewed(options, seed, level);
@@ -69,9 +69,16 @@ fn every_label_is_supported_by_its_interval_in_every_configuration() {
                 assert!(low > 0.0, "{d:?}: a label whose interval reaches zero loss");
             }
             let first = level.budget().worlds;
+            let two_players = matches!(options, Options::Straight(o) if o.players == 2);
+            if two_players && !d.endgame && d.label != Label::Best && d.worlds > 0 {
+                // The tree chose; the loss against its choice is measured on paired worlds (an
+                // exact loss, with no worlds, was measured by exhausting the round).
+                assert!(!d.tree && d.worlds >= first, "{d:?}: a two-player loss not measured pair by pair");
+                paired += 1;
+            }
             if d.tree {
-                let two_sides = matches!(options, Options::Straight(o) if o.sides() == 2);
-                assert!(two_sides, "{d:?}: a tree where more than two sides play");
+                let teams = matches!(options, Options::Straight(o) if o.teams && o.sides() == 2);
+                assert!(teams, "{d:?}: a loss measured by the tree outside team play");
                 assert!(d.worlds <= level.budget().tree_iterations, "{d:?}");
                 trees += 1;
                 continue;
@@ -83,6 +90,7 @@ fn every_label_is_supported_by_its_interval_in_every_configuration() {
     assert!(labelled > 10, "only {labelled} decisions labelled inaccuracy or worse");
     assert!(extended > 0, "no decision needed more worlds");
     assert!(trees > 10, "only {trees} decisions measured by the tree");
+    assert!(paired > 10, "only {paired} two-player decisions measured pair by pair");
 }
 
 #[test]
