@@ -13,7 +13,7 @@
 use clack_rules::game::{Action, Chance, Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight, streets};
 
-use crate::evaluate::{Estimate, compare, evaluate, measures_by_search};
+use crate::evaluate::{Budget, Estimate, compare, evaluate, measures_by_search};
 use crate::infoset::InfoSet;
 use crate::player::{Level, decision_seed};
 use crate::record::{self, Step};
@@ -227,7 +227,7 @@ fn judge(
     seed: u64,
 ) -> Result<DecisionReview, EngineError> {
     let mut info = InfoSet::new(options, before, seat)?;
-    let budget = level.budget();
+    let budget = budget(level, options);
     let decision = decision_seed(seed, before.len());
     let evaluation = evaluate(&mut info, &budget, decision)?;
     let index = evaluation
@@ -295,6 +295,20 @@ fn judge(
         endgame: evaluation.endgame,
         tree: evaluation.tree && !paired,
     })
+}
+
+/// The budget a review at `level` evaluates with: the level's own, so that a seat that played
+/// the level's choice loses nothing, except the judge's in two-player Straight Dominoes. The
+/// judge is an instrument, never a seat in users' games: it values every move on its searched
+/// worlds and measures each loss against the best of them, rather than against its tree's
+/// choice, which still changed with the seed between moves its worlds put 7.5 points apart
+/// (docs/engine.md, "Auditing the reviews").
+fn budget(level: Level, options: Options) -> Budget {
+    let budget = level.budget();
+    match options {
+        Options::Straight(o) if level == Level::Judge && o.players == 2 => Budget { tree_iterations: 0, ..budget },
+        _ => budget,
+    }
 }
 
 /// The bounds of good, inaccuracy and mistake a decision's loss is labelled by.
@@ -368,6 +382,22 @@ mod tests {
 
     fn loss(mean: f64, stderr: f64) -> Estimate {
         Estimate { mean, stderr }
+    }
+
+    /// A review values moves as its level plays them, but the judge's in two-player Straight
+    /// Dominoes takes its best from its searched worlds, not from a tree; in teams it grows its
+    /// tree, and Streets and Avenues has none.
+    #[test]
+    fn only_the_judge_of_two_players_reviews_without_its_tree() {
+        let straight = |players, teams| Options::Straight(straight::Options { players, teams, ..Default::default() });
+        let judge = Level::Judge.budget();
+        assert_eq!(budget(Level::Judge, straight(2, false)), Budget { tree_iterations: 0, ..judge });
+        assert!(judge.tree_iterations > 0 && judge.search_nodes > 0);
+        assert_eq!(budget(Level::Judge, straight(4, true)), judge);
+        assert_eq!(budget(Level::Judge, Options::Streets(streets::Options::default())), judge);
+        for level in [Level::Fast, Level::Default, Level::Strong] {
+            assert_eq!(budget(level, straight(2, false)), level.budget());
+        }
     }
 
     /// With 64 worlds of 512: a loss of 7.4 ± 1.0 sits on the edge between inaccuracy and
