@@ -122,7 +122,8 @@ const INFERENCE_STRONG: u32 = 2000;
 /// Positions searched in each world when a review measures what a move cost against the
 /// engine's choice in two-player Straight Dominoes (`crate::evaluate::compare`): the tree chooses,
 /// and the loss is measured pair by pair on the same worlds, each searched. The judge searches
-/// as `strong` does, with four times its worlds.
+/// as `strong` does, with four times its worlds, and its review values every move on them
+/// (`crate::review`).
 const SEARCH_FAST: u64 = 1000;
 const SEARCH_DEFAULT: u64 = 3000;
 const SEARCH_STRONG: u64 = 10_000;
