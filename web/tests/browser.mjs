@@ -85,23 +85,16 @@ async function playOne(page, explain = false) {
       assert.match(said, /cannot be played|fits no free place/, "an illegal tile says why");
     }
   }
-  if ((await legal.count()) > 0) {
-    // A tile still selected from an earlier try stays selected: clicking it again would unselect it.
-    if ((await page.locator(".my-hand .tile.selected").count()) === 0) await legal.first().click();
-    const targets = page.locator(".board-wrap .end.legal");
-    const discard = page.locator("[data-action=discard]");
-    await targets.or(discard).first().waitFor({ timeout: 10000 });
-    if ((await targets.count()) > 0) {
-      await targets.first().click({ force: true });
-      const choice = page.locator("button.choice");
-      if ((await choice.count()) > 0) await choice.first().click();
-    } else await discard.click();
-  } else {
-    const button = page.locator("[data-action=draw], [data-action=pass]");
-    await button.first().click();
-  }
   // A move that did not take is tried again by the caller (which asserts the game still ends),
-  // and counted: the run prints how many, so that lost clicks show instead of hiding.
+  // and counted: the run prints how many, so that lost clicks show instead of hiding. A click
+  // can miss because a new view redraws the board under it (the forced click on a target found
+  // just before the redraw then meets a detached, invisible element): that is a lost click too.
+  try {
+    await clickMove(page, legal);
+  } catch (e) {
+    if (!/not visible|detached|Timeout/.test(String(e)) || ++lostMoves > 50) throw e;
+    return false;
+  }
   const took = await page
     .waitForFunction((b) => Number(document.querySelector("[data-sequence]")?.textContent) > b, before, { timeout: 10000 })
     .then(() => true, () => false);
@@ -110,6 +103,24 @@ async function playOne(page, explain = false) {
 }
 
 let lostMoves = 0;
+
+/** Clicks one move: a legal tile (unless one is still selected) then its target, or draws or passes. */
+async function clickMove(page, legal) {
+  if ((await legal.count()) === 0) {
+    await page.locator("[data-action=draw], [data-action=pass]").first().click({ timeout: 10000 });
+    return;
+  }
+  // A tile still selected from an earlier try stays selected: clicking it again would unselect it.
+  if ((await page.locator(".my-hand .tile.selected").count()) === 0) await legal.first().click({ timeout: 10000 });
+  const targets = page.locator(".board-wrap .end.legal");
+  const discard = page.locator("[data-action=discard]");
+  await targets.or(discard).first().waitFor({ timeout: 10000 });
+  if ((await targets.count()) > 0) {
+    await targets.first().click({ force: true });
+    const choice = page.locator("button.choice");
+    if ((await choice.count()) > 0) await choice.first().click({ timeout: 10000 });
+  } else await discard.click({ timeout: 10000 });
+}
 
 /** Creates a game from the lobby form: `fields` are select or input names and values. */
 async function createFromLobby(page, game, fields, seats) {
