@@ -172,17 +172,90 @@ impl Evaluation {
 
 /// Evaluates every legal action of the seat to move, from that seat's information set.
 pub fn evaluate(info: &mut InfoSet, budget: &Budget, seed: u64) -> Result<Evaluation, EngineError> {
-    let (seat, certain) = (info.seat(), info.is_certain());
-    let position = info.position().clone();
-    if certain {
-        // One world fits: it is drawn once, and no generator is spent drawing it again, so that
-        // the tree's walk through it is the one a seer given that world takes.
-        let world = info.sample(&mut Rng::new(seed))?;
-        return evaluate_in(&position, (seat, certain), |_| Ok(world.clone()), budget, seed);
+    Worlds::new(info, budget, seed)?.evaluate(budget, seed)
+}
+
+/// The worlds one decision is measured on: drawn from the mover's information set, or picked
+/// from the pool of worlds weighed by the others' plays ([`crate::inference`]). The pool is
+/// drawn once for the decision and shared by its evaluation and by every comparison a review
+/// makes there: drawing it again for each (as reviews did) was a sixth of a review's time.
+#[derive(Debug)]
+pub struct Worlds<'a> {
+    info: &'a mut InfoSet,
+    pool: Option<inference::Pool>,
+}
+
+impl<'a> Worlds<'a> {
+    /// The worlds of an evaluation of `info` with `seed` under `budget`.
+    pub fn new(info: &'a mut InfoSet, budget: &Budget, seed: u64) -> Result<Worlds<'a>, EngineError> {
+        let pool = weighed(info, budget, seed)?;
+        Ok(Worlds { info, pool })
     }
-    match weighed(info, budget, seed)? {
-        Some(pool) => evaluate_in(&position, (seat, certain), |rng| Ok(pool.pick(rng)), budget, seed),
-        None => evaluate_in(&position, (seat, certain), |rng| info.sample(rng), budget, seed),
+
+    /// The information set the worlds come from.
+    pub fn info(&self) -> &InfoSet {
+        self.info
+    }
+
+    /// [`evaluate`] on these worlds.
+    pub fn evaluate(&mut self, budget: &Budget, seed: u64) -> Result<Evaluation, EngineError> {
+        let (seat, certain) = (self.info.seat(), self.info.is_certain());
+        let position = self.info.position().clone();
+        if certain {
+            // One world fits: it is drawn once, and no generator is spent drawing it again, so
+            // that the tree's walk through it is the one a seer given that world takes.
+            let world = self.info.sample(&mut Rng::new(seed))?;
+            return evaluate_in(&position, (seat, certain), &mut One(&world), budget, seed);
+        }
+        evaluate_in(&position, (seat, certain), self, budget, seed)
+    }
+}
+
+/// Where an evaluation draws its worlds: each with the generator it is given, as the rules'
+/// position (for playouts and searches) or as the tree plays on it.
+pub(crate) trait Sample {
+    fn game(&mut self, rng: &mut Rng) -> Result<Game, EngineError>;
+
+    /// The world [`Sample::game`] draws with `rng`, as the tree plays on it; `None` outside
+    /// Straight Dominoes.
+    fn lean(&mut self, rng: &mut Rng) -> Result<Option<lean::Straight>, EngineError> {
+        Ok(lean_of(&self.game(rng)?))
+    }
+}
+
+impl Sample for Worlds<'_> {
+    fn game(&mut self, rng: &mut Rng) -> Result<Game, EngineError> {
+        match &self.pool {
+            Some(pool) => Ok(pool.pick(rng)),
+            None => self.info.sample(rng),
+        }
+    }
+
+    fn lean(&mut self, rng: &mut Rng) -> Result<Option<lean::Straight>, EngineError> {
+        match &self.pool {
+            Some(pool) => Ok(Some(pool.pick_lean(rng))),
+            None => Ok(lean_of(&self.info.sample(rng)?)),
+        }
+    }
+}
+
+/// The one world there is: the seer's, or the only one an information set allows.
+pub(crate) struct One<'a>(pub(crate) &'a Game);
+
+impl Sample for One<'_> {
+    fn game(&mut self, _: &mut Rng) -> Result<Game, EngineError> {
+        Ok(self.0.clone())
+    }
+
+    fn lean(&mut self, _: &mut Rng) -> Result<Option<lean::Straight>, EngineError> {
+        Ok(lean_of(self.0))
+    }
+}
+
+fn lean_of(world: &Game) -> Option<lean::Straight> {
+    match world {
+        Game::Straight(state) => Some(lean::Straight::from_state(state)),
+        Game::Streets(_) => None,
     }
 }
 
@@ -210,7 +283,7 @@ const POOL_SEED: u64 = 0x1f3a_55c7;
 pub(crate) fn evaluate_in(
     position: &Game,
     (seat, certain): (Seat, bool),
-    mut sample: impl FnMut(&mut Rng) -> Result<Game, EngineError>,
+    sample: &mut impl Sample,
     budget: &Budget,
     seed: u64,
 ) -> Result<Evaluation, EngineError> {
@@ -238,7 +311,7 @@ pub(crate) fn evaluate_in(
         if w == u64::from(budget.screen) && playing.len() > budget.finalists.max(1) {
             playing = finalists(endgame, &values, budget.finalists.max(1));
         }
-        let world = sample(&mut Rng::derive(seed, 2 * w))?;
+        let world = sample.game(&mut Rng::derive(seed, 2 * w))?;
         let actions: Vec<Action> = playing.iter().map(|&i| values[i].action).collect();
         let margins = if searched { search_world(&world, &actions, budget.search_nodes, (seed, w)) } else { None };
         for (k, &i) in playing.iter().enumerate() {
@@ -270,7 +343,7 @@ pub(crate) fn evaluate_in(
     let mut best = choose(endgame, &values, &playing);
     let mut tree = false;
     if !exact && grows_tree(budget, position) {
-        let roots = ismcts::search((position, seat), &mut sample, budget.tree_iterations, seed)?;
+        let roots = ismcts::search((position, seat), |rng| sample.lean(rng), budget.tree_iterations, seed)?;
         if let Some(chosen) = roots.as_deref().and_then(|roots| adopt(&mut values, roots)) {
             (best, tree) = (chosen, true);
         }
@@ -356,33 +429,40 @@ const DRAW_ORDER: u64 = 0x0D2A_A0D2_E200_0000;
 /// the cost; where both reach the round's end the margins are the same.
 pub fn compare(
     info: &mut InfoSet,
-    (a, b): (Action, Action),
+    pair: (Action, Action),
     worlds: std::ops::Range<u64>,
     (budget, seed): (&Budget, u64),
 ) -> Result<(Vec<f64>, Vec<f64>), EngineError> {
-    let seat = info.seat();
-    let whole_match = matches!(info.position(), Game::Straight(_));
-    let searched = measures_by_search(budget, info.position());
-    let nodes = pair_nodes(budget, info.position().legal_actions().len());
-    let pool = weighed(info, budget, seed)?;
-    let (mut margins, mut wins) = (Vec::new(), Vec::new());
-    for w in worlds {
-        let rng = &mut Rng::derive(seed, 2 * w);
-        let world = match &pool {
-            Some(pool) => pool.pick(rng),
-            None => info.sample(rng)?,
-        };
-        let mut played = [rollout::Result::default(); 2];
-        for (action, out) in [a, b].into_iter().zip(&mut played) {
-            let mut next = world.clone();
-            next.apply(seat, action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
-            *out = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
+    Worlds::new(info, budget, seed)?.compare(pair, worlds, (budget, seed))
+}
+
+impl Worlds<'_> {
+    /// [`compare`] on these worlds, which must be those of the evaluation seeded with `seed`.
+    pub fn compare(
+        &mut self,
+        (a, b): (Action, Action),
+        worlds: std::ops::Range<u64>,
+        (budget, seed): (&Budget, u64),
+    ) -> Result<(Vec<f64>, Vec<f64>), EngineError> {
+        let (seat, position) = (self.info.seat(), self.info.position());
+        let whole_match = matches!(position, Game::Straight(_));
+        let searched = measures_by_search(budget, position);
+        let nodes = pair_nodes(budget, position.legal_actions().len());
+        let (mut margins, mut wins) = (Vec::new(), Vec::new());
+        for w in worlds {
+            let world = self.game(&mut Rng::derive(seed, 2 * w))?;
+            let mut played = [rollout::Result::default(); 2];
+            for (action, out) in [a, b].into_iter().zip(&mut played) {
+                let mut next = world.clone();
+                next.apply(seat, action).map_err(|e| EngineError::Inconsistent(e.to_string()))?;
+                *out = rollout::play_out(&world, &next, seat, &mut Rng::derive(seed, 2 * w + 1), whole_match);
+            }
+            let search = if searched { search_world(&world, &[a, b], nodes, (seed, w)) } else { None };
+            margins.push(search.map_or(played[0].margin - played[1].margin, |m| f64::from(m[0] - m[1])));
+            wins.push(played[0].win - played[1].win);
         }
-        let search = if searched { search_world(&world, &[a, b], nodes, (seed, w)) } else { None };
-        margins.push(search.map_or(played[0].margin - played[1].margin, |m| f64::from(m[0] - m[1])));
-        wins.push(played[0].win - played[1].win);
+        Ok((margins, wins))
     }
-    Ok((margins, wins))
 }
 
 /// The positions a world's search of two actions may visit so that each gets the share each of

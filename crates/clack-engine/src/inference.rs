@@ -35,8 +35,13 @@ use crate::rng::Rng;
 pub(crate) const SHARPNESS: f64 = 0.4;
 
 /// Worlds drawn uniformly and weighed, to be picked from by weight.
+#[derive(Debug)]
 pub(crate) struct Pool {
     worlds: Vec<Game>,
+    /// The same worlds as the tree plays on them, converted once when the pool is drawn rather
+    /// than at each of the tree's thousands of picks (the picks' clones and conversions were a
+    /// tenth of a review's time).
+    lean: Vec<lean::Straight>,
     /// The running sums of the worlds' weights.
     cumulative: Vec<f64>,
 }
@@ -50,12 +55,15 @@ impl Pool {
         }
         let mut buffer = lean::buffer();
         let mut worlds = Vec::with_capacity(size as usize);
+        let mut lean = Vec::with_capacity(size as usize);
         let mut likelihoods = Vec::with_capacity(size as usize);
         for j in 0..u64::from(size) {
             let mut likelihood = 0.0;
             let choice =
                 |state: &lean::Straight, chosen: Move| likelihood += log_likelihood(state, chosen, &mut buffer);
             let Some(world) = info.sample_replayed(&mut Rng::derive(seed, j), choice)? else { return Ok(None) };
+            let Game::Straight(state) = &world else { return Ok(None) };
+            lean.push(lean::Straight::from_state(state));
             worlds.push(world);
             likelihoods.push(likelihood);
         }
@@ -68,12 +76,17 @@ impl Pool {
                 Some(*total)
             })
             .collect();
-        Ok(Some(Pool { worlds, cumulative }))
+        Ok(Some(Pool { worlds, lean, cumulative }))
     }
 
     /// A world of the pool, each with probability proportional to its weight.
     pub(crate) fn pick(&self, rng: &mut Rng) -> Game {
         self.worlds[self.index(rng)].clone()
+    }
+
+    /// The world [`Pool::pick`] would pick with `rng`, as the tree plays on it.
+    pub(crate) fn pick_lean(&self, rng: &mut Rng) -> lean::Straight {
+        self.lean[self.index(rng)].clone()
     }
 
     /// The index of the world [`Pool::pick`] picks.
@@ -145,12 +158,28 @@ mod tests {
         assert!(checked >= 10, "only {checked} choices");
     }
 
+    /// Three games of two players just dealt, each from its own seed, with their lean forms.
+    fn dealt() -> (Vec<Game>, Vec<lean::Straight>) {
+        let options = Options::Straight(straight::Options { players: 2, ..straight::Options::default() });
+        (0..3)
+            .map(|seed| {
+                let (mut game, mut dealer) = (Game::new(options).expect("a game"), Dealer::from_seed(seed));
+                while game.turn() == Turn::Chance {
+                    let chance = game.sample_chance(&mut dealer).expect("a chance event");
+                    game.apply_chance(chance).expect("applies");
+                }
+                let Game::Straight(state) = &game else { unreachable!("a Straight game") };
+                let lean = lean::Straight::from_state(state);
+                (game, lean)
+            })
+            .unzip()
+    }
+
     /// A pool picks its worlds in proportion to their weights.
     #[test]
     fn a_pool_picks_by_weight() {
-        let options = Options::Straight(straight::Options { players: 2, ..straight::Options::default() });
-        let world = Game::new(options).expect("a game");
-        let pool = Pool { worlds: vec![world; 3], cumulative: vec![1.0, 1.0, 4.0] };
+        let (worlds, lean) = dealt();
+        let pool = Pool { worlds, lean, cumulative: vec![1.0, 1.0, 4.0] };
         let mut counts = [0usize; 3];
         let mut rng = Rng::new(5);
         for _ in 0..40_000 {
@@ -159,5 +188,18 @@ mod tests {
         assert_eq!(counts[1], 0, "a world of weight zero is never picked");
         let share = counts[2] as f64 / 40_000.0;
         assert!((share - 0.75).abs() < 0.01, "{share}");
+    }
+
+    /// The tree's pick is the playouts' pick, in its lean form: the same generator gives the
+    /// same world either way.
+    #[test]
+    fn the_lean_pick_is_the_same_world() {
+        let (worlds, lean) = dealt();
+        assert_ne!(worlds[0], worlds[1], "the seeds deal differently");
+        let pool = Pool { worlds, lean, cumulative: vec![1.0, 2.0, 3.0] };
+        for seed in 0..50 {
+            let Game::Straight(state) = pool.pick(&mut Rng::new(seed)) else { unreachable!("a Straight game") };
+            assert_eq!(pool.pick_lean(&mut Rng::new(seed)), lean::Straight::from_state(&state), "seed {seed}");
+        }
     }
 }

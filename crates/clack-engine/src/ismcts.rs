@@ -63,11 +63,11 @@ struct Node {
 const NONE: u32 = u32::MAX;
 
 /// Searches `iterations` times from the information set of `seat`, the mover, whose worlds
-/// `sample` draws (iteration `i` from `Rng::derive(seed, i)`), and returns every root move's
+/// `sample` draws as the tree plays on them (iteration `i` from `Rng::derive(seed, i)`), and returns every root move's
 /// value. `None` when `position` is not Straight Dominoes with two sides.
 pub(crate) fn search(
     (position, seat): (&Game, Seat),
-    mut sample: impl FnMut(&mut Rng) -> Result<Game, EngineError>,
+    mut sample: impl FnMut(&mut Rng) -> Result<Option<lean::Straight>, EngineError>,
     iterations: u32,
     seed: u64,
 ) -> Result<Option<Vec<RootValue>>, EngineError> {
@@ -75,13 +75,15 @@ pub(crate) fn search(
     if root.options().sides() != 2 {
         return Ok(None);
     }
-    let mut tree = Tree { nodes: vec![Node::default()], side: root.options().side(seat), buffer: lean::buffer() };
+    // An edge is available at most once an iteration: the logarithms UCB takes of its counts
+    // are looked up, not computed again at every step of every descent (they were a tenth of it).
+    let logs = (0..=iterations).map(|n| f64::from(n).ln()).collect();
+    let mut tree = Tree { nodes: vec![Node::default()], side: root.options().side(seat), buffer: lean::buffer(), logs };
     let since: Vec<u32> = root.scores().to_vec();
     let mut path = Vec::with_capacity(64);
     for i in 0..u64::from(iterations) {
         let mut rng = Rng::derive(seed, i);
-        let Game::Straight(world) = sample(&mut rng)? else { return Ok(None) };
-        let mut state = lean::Straight::from_state(&world);
+        let Some(mut state) = sample(&mut rng)? else { return Ok(None) };
         tree.descend(&mut state, &mut rng, &mut path);
         state.play_round(Policy::Guarded, &mut rng, &mut tree.buffer);
         let gain = |s: usize| f64::from(state.scores()[s]) - f64::from(since[s]);
@@ -102,6 +104,8 @@ struct Tree {
     /// The mover's side, whose margins the tree stores.
     side: usize,
     buffer: Buffer,
+    /// `logs[n]` is the natural logarithm of `n`, for every count of availability.
+    logs: Vec<f64>,
 }
 
 impl Tree {
@@ -139,7 +143,7 @@ impl Tree {
     /// this world), counting each as available: an untried one at random if any (and `true`),
     /// else the highest UCB for the side to move (`sign` turns the root side's margins into it).
     fn select(&mut self, node: u32, len: usize, sign: f64, rng: &mut Rng) -> Option<(usize, bool)> {
-        let edges = &mut self.nodes[node as usize].edges;
+        let (edges, logs) = (&mut self.nodes[node as usize].edges, &self.logs);
         let (mut untried, mut untried_seen, mut best) = (None, 0usize, None::<(usize, f64)>);
         for &mv in &self.buffer[..len] {
             let e = edges.iter().position(|e| e.mv == mv).unwrap_or_else(|| {
@@ -156,7 +160,7 @@ impl Tree {
                 continue;
             }
             let visits = f64::from(edge.visits);
-            let ucb = sign * edge.sum / visits + EXPLORATION * (f64::from(edge.available).ln() / visits).sqrt();
+            let ucb = sign * edge.sum / visits + EXPLORATION * (logs[edge.available as usize] / visits).sqrt();
             if best.is_none_or(|(_, b)| ucb > b) {
                 best = Some((e, ucb));
             }
@@ -227,7 +231,9 @@ mod tests {
     }
 
     fn seen(game: &Game, seat: Seat, iterations: u32, seed: u64) -> Vec<RootValue> {
-        search((game, seat), |_| Ok(game.clone()), iterations, seed).expect("searches").expect("two sides")
+        let Game::Straight(state) = game else { panic!("a Straight position") };
+        let world = lean::Straight::from_state(state);
+        search((game, seat), |_| Ok(Some(world.clone())), iterations, seed).expect("searches").expect("two sides")
     }
 
     /// With every hand seen (the tree's one world is the true position) and few tiles left, the

@@ -13,7 +13,7 @@
 use clack_rules::game::{Action, Chance, Game, Options, Turn};
 use clack_rules::{Dealer, Seat, straight, streets};
 
-use crate::evaluate::{Budget, Estimate, compare, evaluate, measures_by_search};
+use crate::evaluate::{Budget, Estimate, Worlds, measures_by_search};
 use crate::infoset::InfoSet;
 use crate::player::{Level, decision_seed};
 use crate::record::{self, Step};
@@ -229,7 +229,8 @@ fn judge(
     let mut info = InfoSet::new(options, before, seat)?;
     let budget = budget(level, options);
     let decision = decision_seed(seed, before.len());
-    let evaluation = evaluate(&mut info, &budget, decision)?;
+    let mut sampled = Worlds::new(&mut info, &budget, decision)?;
+    let evaluation = sampled.evaluate(&budget, decision)?;
     let index = evaluation
         .actions
         .iter()
@@ -240,7 +241,7 @@ fn judge(
     // Where a tree chose in two-player Straight Dominoes, the loss against its choice is measured
     // pair by pair on searched worlds (`compare`): the tree's own values are not paired, and
     // labels resting on them did not survive a stronger look (docs/engine.md, "Auditing").
-    let paired = evaluation.tree && measures_by_search(&budget, info.position());
+    let paired = evaluation.tree && measures_by_search(&budget, sampled.info().position());
     let unmeasured = (evaluation.exact && !evaluation.endgame) || (paired && index == evaluation.best);
     let mut worlds = if unmeasured { 0 } else { evaluation.actions[index].worlds };
     let label = if index == evaluation.best {
@@ -251,7 +252,7 @@ fn judge(
         let (mut margins, mut wins, mut next) = (Vec::new(), Vec::new(), 0);
         if paired {
             let first = u64::from(budget.worlds);
-            (margins, wins) = compare(&mut info, (best.action, played), 0..first, (&budget, decision))?;
+            (margins, wins) = sampled.compare((best.action, played), 0..first, (&budget, decision))?;
             (loss, win_loss, worlds, next) = (Estimate::of(&margins), Estimate::of(&wins), budget.worlds, first);
         } else if !evaluation.tree {
             (margins, wins) = evaluation.differences(index);
@@ -268,7 +269,7 @@ fn judge(
                 break;
             }
             let more = u64::from(extra * budget.worlds);
-            let (m, w) = compare(&mut info, (best.action, played), next..next + more, (&budget, decision))?;
+            let (m, w) = sampled.compare((best.action, played), next..next + more, (&budget, decision))?;
             next += more;
             margins.extend(m);
             wins.extend(w);

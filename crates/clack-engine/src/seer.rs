@@ -12,7 +12,7 @@
 use clack_rules::game::{Action, Game, Turn};
 
 use crate::EngineError;
-use crate::evaluate::{Evaluation, evaluate_in};
+use crate::evaluate::{Evaluation, One, evaluate_in};
 use crate::player::{Level, decision_seed};
 
 /// The move of the seat to move in the true `game`, taken after `steps` steps of a game seeded
@@ -33,5 +33,5 @@ pub fn decide(game: &Game, steps: usize, level: Level, seed: u64) -> Option<Acti
 pub fn evaluate(game: &Game, steps: usize, level: Level, seed: u64) -> Result<Evaluation, EngineError> {
     let Turn::Seat { seat } = game.turn() else { return Err(EngineError::NoDecision) };
     let certain = game.boneyard().is_empty();
-    evaluate_in(game, (seat, certain), |_| Ok(game.clone()), &level.budget(), decision_seed(seed, steps))
+    evaluate_in(game, (seat, certain), &mut One(game), &level.budget(), decision_seed(seed, steps))
 }
