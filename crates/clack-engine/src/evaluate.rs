@@ -46,6 +46,11 @@ pub struct Budget {
     /// ([`crate::ismcts`]), whose root values replace the playouts' margins and whose most
     /// visited move is the choice; 0 keeps the playouts' (as `engine:legacy-strong` does).
     pub tree_iterations: u32,
+    /// The tree stops once its choice is settled: when no other root move could reach the most
+    /// visited one's visits in the iterations left. The choice is then the one the whole budget
+    /// would make, at less cost, but the root values rest on fewer iterations: false where they
+    /// are needed whole (a team review measures its losses on them).
+    pub settle: bool,
     /// Straight Dominoes with two sides: worlds drawn and weighed by how likely the other seats'
     /// plays were in each ([`crate::inference`]), from which the evaluation draws its own (the
     /// tree's, and the playouts' near the end of a match); 0 draws them uniformly from the
@@ -343,7 +348,8 @@ pub(crate) fn evaluate_in(
     let mut best = choose(endgame, &values, &playing);
     let mut tree = false;
     if !exact && grows_tree(budget, position) {
-        let roots = ismcts::search((position, seat), |rng| sample.lean(rng), budget.tree_iterations, seed)?;
+        let iterations = (budget.tree_iterations, budget.settle);
+        let roots = ismcts::search((position, seat), |rng| sample.lean(rng), iterations, seed)?;
         if let Some(chosen) = roots.as_deref().and_then(|roots| adopt(&mut values, roots)) {
             (best, tree) = (chosen, true);
         }

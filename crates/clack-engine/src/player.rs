@@ -76,6 +76,7 @@ impl Level {
                 search_nodes: SEARCH_FAST,
                 tree_iterations: TREE_FAST,
                 inference_pool: INFERENCE_FAST,
+                settle: true,
             },
             Level::Default => Budget {
                 worlds: 64,
@@ -86,6 +87,7 @@ impl Level {
                 search_nodes: SEARCH_DEFAULT,
                 tree_iterations: TREE_DEFAULT,
                 inference_pool: INFERENCE_DEFAULT,
+                settle: true,
             },
             Level::Strong => Budget {
                 worlds: 256,
@@ -96,6 +98,7 @@ impl Level {
                 search_nodes: SEARCH_STRONG,
                 tree_iterations: TREE_STRONG,
                 inference_pool: INFERENCE_STRONG,
+                settle: true,
             },
             Level::Judge => Budget {
                 worlds: 1024,
@@ -106,6 +109,7 @@ impl Level {
                 search_nodes: SEARCH_STRONG,
                 tree_iterations: 16 * TREE_DEFAULT,
                 inference_pool: INFERENCE_STRONG,
+                settle: true,
             },
             Level::LegacyStrong => {
                 Budget { search_nodes: 0, tree_iterations: 0, inference_pool: 0, ..Level::Strong.budget() }

@@ -303,11 +303,14 @@ fn judge(
 /// judge is an instrument, never a seat in users' games: it values every move on its searched
 /// worlds and measures each loss against the best of them, rather than against its tree's
 /// choice, which still changed with the seed between moves its worlds put 7.5 points apart
-/// (docs/engine.md, "Auditing the reviews").
+/// (docs/engine.md, "Auditing the reviews"). In team games the losses are the tree's own values,
+/// so its tree runs to the end of its budget rather than stopping once its choice is settled
+/// (the choice is the same either way).
 fn budget(level: Level, options: Options) -> Budget {
     let budget = level.budget();
     match options {
         Options::Straight(o) if level == Level::Judge && o.players == 2 => Budget { tree_iterations: 0, ..budget },
+        Options::Straight(o) if o.teams => Budget { settle: false, ..budget },
         _ => budget,
     }
 }
@@ -386,15 +389,17 @@ mod tests {
     }
 
     /// A review values moves as its level plays them, but the judge's in two-player Straight
-    /// Dominoes takes its best from its searched worlds, not from a tree; in teams it grows its
-    /// tree, and Streets and Avenues has none.
+    /// Dominoes takes its best from its searched worlds, not from a tree; in teams every level
+    /// grows its whole tree (its values are the losses), and Streets and Avenues has none.
     #[test]
     fn only_the_judge_of_two_players_reviews_without_its_tree() {
         let straight = |players, teams| Options::Straight(straight::Options { players, teams, ..Default::default() });
         let judge = Level::Judge.budget();
         assert_eq!(budget(Level::Judge, straight(2, false)), Budget { tree_iterations: 0, ..judge });
-        assert!(judge.tree_iterations > 0 && judge.search_nodes > 0);
-        assert_eq!(budget(Level::Judge, straight(4, true)), judge);
+        assert!(judge.tree_iterations > 0 && judge.search_nodes > 0 && judge.settle);
+        for level in [Level::Fast, Level::Default, Level::Strong, Level::Judge] {
+            assert_eq!(budget(level, straight(4, true)), Budget { settle: false, ..level.budget() });
+        }
         assert_eq!(budget(Level::Judge, Options::Streets(streets::Options::default())), judge);
         for level in [Level::Fast, Level::Default, Level::Strong] {
             assert_eq!(budget(level, straight(2, false)), level.budget());

@@ -81,6 +81,7 @@ fn with_nothing_hidden_the_evaluation_is_exhaustive_search() {
                 search_nodes: 0,
                 tree_iterations: 0,
                 inference_pool: 0,
+                settle: true,
             },
             1,
         )
@@ -120,6 +121,7 @@ fn worlds_a_review_adds_are_measured_as_the_evaluation_measures_its_own() {
         search_nodes: u64::MAX,
         tree_iterations: 0,
         inference_pool: 0,
+        settle: true,
     };
     let mut checked = 0;
     for seed in 0..12 {
