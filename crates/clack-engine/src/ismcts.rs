@@ -76,10 +76,7 @@ pub(crate) fn search(
     if root.options().sides() != 2 {
         return Ok(None);
     }
-    // An edge is available at most once an iteration: the logarithms UCB takes of its counts
-    // are looked up, not computed again at every step of every descent (they were a tenth of it).
-    let logs = (0..=iterations).map(|n| f64::from(n).ln()).collect();
-    let mut tree = Tree { nodes: vec![Node::default()], side: root.options().side(seat), buffer: lean::buffer(), logs };
+    let mut tree = Tree { nodes: vec![Node::default()], side: root.options().side(seat), buffer: lean::buffer() };
     let since: Vec<u32> = root.scores().to_vec();
     let mut path = Vec::with_capacity(64);
     for i in 0..u64::from(iterations) {
@@ -108,8 +105,16 @@ struct Tree {
     /// The mover's side, whose margins the tree stores.
     side: usize,
     buffer: Buffer,
-    /// `logs[n]` is the natural logarithm of `n`, for every count of availability.
-    logs: Vec<f64>,
+}
+
+/// The natural logarithm of a count of availability. UCB takes one at every step of every
+/// descent (they were a tenth of it), so the counts most trees reach are looked up in a table
+/// built once for the process, not once a search (a tree that settles early would pay for
+/// logarithms it never reads); past the table, computed as before, with the same value.
+fn ln_count(n: u32) -> f64 {
+    static LOGS: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let logs = LOGS.get_or_init(|| (0..1u32 << 16).map(|n| f64::from(n).ln()).collect());
+    logs.get(n as usize).copied().unwrap_or_else(|| f64::from(n).ln())
 }
 
 impl Tree {
@@ -147,7 +152,7 @@ impl Tree {
     /// this world), counting each as available: an untried one at random if any (and `true`),
     /// else the highest UCB for the side to move (`sign` turns the root side's margins into it).
     fn select(&mut self, node: u32, len: usize, sign: f64, rng: &mut Rng) -> Option<(usize, bool)> {
-        let (edges, logs) = (&mut self.nodes[node as usize].edges, &self.logs);
+        let edges = &mut self.nodes[node as usize].edges;
         let (mut untried, mut untried_seen, mut best) = (None, 0usize, None::<(usize, f64)>);
         for &mv in &self.buffer[..len] {
             let e = edges.iter().position(|e| e.mv == mv).unwrap_or_else(|| {
@@ -164,7 +169,7 @@ impl Tree {
                 continue;
             }
             let visits = f64::from(edge.visits);
-            let ucb = sign * edge.sum / visits + EXPLORATION * (logs[edge.available as usize] / visits).sqrt();
+            let ucb = sign * edge.sum / visits + EXPLORATION * (ln_count(edge.available) / visits).sqrt();
             if best.is_none_or(|(_, b)| ucb > b) {
                 best = Some((e, ucb));
             }
