@@ -13,6 +13,9 @@
 //! and why the tree beat it, in teams and then in two-player play, where the opponent's choices are
 //! nodes of the tree too (docs/engine.md).
 //!
+//! An iteration's worth is the round's margin, except near the end of the match ([`Goal::Match`]),
+//! where the playout goes on to the match's end and a win is what counts.
+//!
 //! This module knows nothing of reviews or levels: it takes a number of iterations and a seed,
 //! and returns every root move's value and visits. Everything is counted, nothing is timed, so
 //! the same information set, iterations and seed give the same tree everywhere.
@@ -31,12 +34,31 @@ use crate::rng::Rng;
 /// the two best, and is the constant the 2,000 team games of docs/engine.md were played with.
 pub(crate) const EXPLORATION: f64 = 30.0;
 
+/// What an iteration's playout is worth to the root's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Goal {
+    /// The round's margin: the points the side gained to the round's end less the other side's.
+    Round,
+    /// The match, near its end: the playout goes on, round after round, until a side reaches the
+    /// target, and is worth [`WIN_POINTS`] for a win and as much less for a loss, plus
+    /// [`MARGIN_SHARE`] of the first round's margin. Points that do not win are worth nothing
+    /// there; the share of the margin only breaks near-ties between moves that win as often.
+    Match,
+}
+
+/// A match won or lost, in points of round margin: a round's margins spread over some tens of
+/// points, where the exploration constant was tuned, so a win weighs as a good round does.
+const WIN_POINTS: f64 = 50.0;
+/// The share of the round's margin added to a match's outcome ([`Goal::Match`]).
+const MARGIN_SHARE: f64 = 0.2;
+
 /// One root move's result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct RootValue {
     pub(crate) mv: Move,
-    /// The mean round margin of the iterations that took it, for the mover's side (points its
-    /// side gained to the round's end less the other side's), with a standard error from the
+    /// The mean worth ([`Goal`]) of the iterations that took it, for the mover's side (with
+    /// [`Goal::Round`], points its side gained to the round's end less the other side's), with a
+    /// standard error from the
     /// variance within moves pooled over all root moves: a move visited a few times has too few
     /// margins to estimate its own spread.
     pub(crate) margin: Estimate,
@@ -65,11 +87,13 @@ const NONE: u32 = u32::MAX;
 /// Searches `iterations` times from the information set of `seat`, the mover, whose worlds
 /// `sample` draws as the tree plays on them (iteration `i` from `Rng::derive(seed, i)`), and
 /// returns every root move's value; with `settle`, it stops as soon as the most visited move can
-/// no longer be overtaken. `None` when `position` is not Straight Dominoes with two sides.
+/// no longer be overtaken; each iteration is worth what `goal` says. `None` when `position` is
+/// not Straight Dominoes with two sides.
 pub(crate) fn search(
     (position, seat): (&Game, Seat),
     mut sample: impl FnMut(&mut Rng) -> Result<Option<lean::Straight>, EngineError>,
     (iterations, settle): (u32, bool),
+    goal: Goal,
     seed: u64,
 ) -> Result<Option<Vec<RootValue>>, EngineError> {
     let Game::Straight(root) = position else { return Ok(None) };
@@ -85,12 +109,33 @@ pub(crate) fn search(
         tree.descend(&mut state, &mut rng, &mut path);
         state.play_round(Policy::Guarded, &mut rng, &mut tree.buffer);
         let gain = |s: usize| f64::from(state.scores()[s]) - f64::from(since[s]);
-        tree.back_up(&path, gain(tree.side) - gain(1 - tree.side));
+        let margin = gain(tree.side) - gain(1 - tree.side);
+        let worth = match goal {
+            Goal::Round => margin,
+            Goal::Match => {
+                WIN_POINTS * play_match(&mut state, tree.side, &mut rng, &mut tree.buffer) + MARGIN_SHARE * margin
+            }
+        };
+        tree.back_up(&path, worth);
         if settle && tree.settled(iterations - 1 - i as u32) {
             break;
         }
     }
     Ok(Some(tree.root_values()))
+}
+
+/// Plays the match on from the end of a round, every round by the guarded policy, and returns
+/// 1 if `side` won it, -1 if it lost, 0 if no side won.
+fn play_match(state: &mut lean::Straight, side: usize, rng: &mut Rng, buffer: &mut Buffer) -> f64 {
+    while !state.is_over() {
+        state.deal(rng);
+        state.play_round(Policy::Guarded, rng, buffer);
+    }
+    match state.winning_side() {
+        Some(winner) if winner == side => 1.0,
+        Some(_) => -1.0,
+        None => 0.0,
+    }
 }
 
 /// The move a search chooses: the most visited, the higher mean breaking ties (the usual final
@@ -256,11 +301,63 @@ mod tests {
     }
 
     fn seen(game: &Game, seat: Seat, iterations: u32, seed: u64) -> Vec<RootValue> {
+        seen_for(game, seat, (iterations, Goal::Round), seed)
+    }
+
+    /// The tree grown on the one world of `game` (every hand seen) for `goal`.
+    fn seen_for(game: &Game, seat: Seat, (iterations, goal): (u32, Goal), seed: u64) -> Vec<RootValue> {
         let Game::Straight(state) = game else { panic!("a Straight position") };
         let world = lean::Straight::from_state(state);
-        search((game, seat), |_| Ok(Some(world.clone())), (iterations, false), seed)
+        search((game, seat), |_| Ok(Some(world.clone())), (iterations, false), goal, seed)
             .expect("searches")
             .expect("two sides")
+    }
+
+    /// A two-player game to 100 played at random until the mover could win the match with a lay
+    /// but has other moves, and the other player is within 10 points of the target too; with
+    /// the lays that win at once. `None` if the match ended first.
+    fn match_point(seed: u64) -> Option<(Game, Seat, Vec<Move>)> {
+        let options = Options::Straight(straight::Options { players: 2, target: 100, ..straight::Options::default() });
+        let mut game = Game::new(options).ok()?;
+        let mut dealer = Dealer::from_seed(seed);
+        loop {
+            match game.turn() {
+                Turn::Chance => {
+                    let chance = game.sample_chance(&mut dealer)?;
+                    game.apply_chance(chance).ok()?;
+                }
+                Turn::Seat { seat } => {
+                    let Game::Straight(state) = &game else { return None };
+                    let lean = lean::Straight::from_state(state);
+                    let (mut moves, side) = (lean::buffer(), state.options().side(seat));
+                    let len = lean.legal_actions_into(&mut moves);
+                    let need = |s: usize| 100u32.saturating_sub(state.scores()[s]);
+                    let winning: Vec<Move> =
+                        moves[..len].iter().copied().filter(|&m| lean.scored(m) >= need(side)).collect();
+                    if need(side) > 0 && need(1 - side) <= 10 && !winning.is_empty() && winning.len() < len {
+                        return Some((game, seat, winning));
+                    }
+                    let legal = game.legal_actions();
+                    game.apply(seat, legal[dealer.index(legal.len())]).ok()?;
+                }
+                Turn::Over => return None,
+            }
+        }
+    }
+
+    /// Played for the match, the tree takes the lay that wins it at once over moves that leave
+    /// the other player, ten points or less from the target, a turn.
+    #[test]
+    fn at_match_point_the_match_tree_wins_at_once() {
+        let mut checked = 0;
+        for seed in 0..400 {
+            let Some((game, seat, winning)) = match_point(seed) else { continue };
+            let values = seen_for(&game, seat, (2_000, Goal::Match), seed);
+            let choice = values[chosen(&values).expect("a move")].mv;
+            assert!(winning.contains(&choice), "seed {seed}: {} against {:?}", choice.action(), values);
+            checked += 1;
+        }
+        assert!(checked >= 30, "only {checked} positions");
     }
 
     /// With every hand seen (the tree's one world is the true position) and few tiles left, the
@@ -292,7 +389,7 @@ mod tests {
             let Some((game, seat)) = team_position(seed, 20) else { continue };
             let Game::Straight(state) = &game else { unreachable!("a Straight position") };
             let world = lean::Straight::from_state(state);
-            let grow = |settle| search((&game, seat), |_| Ok(Some(world.clone())), (3_000, settle), seed);
+            let grow = |settle| search((&game, seat), |_| Ok(Some(world.clone())), (3_000, settle), Goal::Round, seed);
             let (whole, settled) =
                 (grow(false).expect("searches").expect("two sides"), grow(true).expect("searches").expect("two sides"));
             let choice = |values: &[RootValue]| values[chosen(values).expect("a move")].mv;
