@@ -357,9 +357,12 @@ pub(crate) fn evaluate_in(
         // Near the end of the match the tree plays each iteration's match out and only chooses:
         // its worths are not margins, so the actions keep the playouts' values, and it may stop
         // once its choice is settled even where a review needs a whole tree's values.
-        let (goal, settle) = if endgame { (Goal::Match, true) } else { (Goal::Round, budget.settle) };
-        let roots =
-            ismcts::search((position, seat), |rng| sample.lean(rng), (budget.tree_iterations, settle), goal, seed)?;
+        let (goal, effort) = if endgame {
+            (Goal::Match, (budget.tree_iterations / MATCH_TREE_SHARE, true))
+        } else {
+            (Goal::Round, (budget.tree_iterations, budget.settle))
+        };
+        let roots = ismcts::search((position, seat), |rng| sample.lean(rng), effort, goal, seed)?;
         if let Some((indices, chosen)) = roots.as_deref().and_then(|roots| tree_choice(&values, roots)) {
             best = indices[chosen];
             if let (Goal::Round, Some(roots)) = (goal, roots.as_deref()) {
@@ -370,6 +373,10 @@ pub(crate) fn evaluate_in(
     }
     Ok(Evaluation { seat, actions: values, best, worlds, exact, searched, endgame, tree })
 }
+
+/// The tree that plays each match out near its end grows an eighth of the level's iterations:
+/// its iterations cost more (a whole match each), and a review grows it at every such decision.
+const MATCH_TREE_SHARE: u32 = 8;
 
 /// The index among the actions of each of the tree's root moves, and which root move the tree
 /// chose; `None` if the root moves are not the actions.
@@ -600,7 +607,7 @@ mod tests {
             assert_eq!(tree.actions, flat.actions, "seed {seed}");
             let position = info.position().clone();
             let mut worlds = Worlds::new(&mut info, &budget, seed).expect("worlds");
-            let iterations = (budget.tree_iterations, true);
+            let iterations = (budget.tree_iterations / MATCH_TREE_SHARE, true);
             let roots = ismcts::search((&position, seat), |rng| worlds.lean(rng), iterations, Goal::Match, seed)
                 .expect("searches")
                 .expect("two sides");
