@@ -363,9 +363,11 @@ pub(crate) fn evaluate_in(
             (Goal::Round, (budget.tree_iterations, budget.settle))
         };
         let roots = ismcts::search((position, seat), |rng| sample.lean(rng), effort, goal, seed)?;
-        if let Some((indices, chosen)) = roots.as_deref().and_then(|roots| tree_choice(&values, roots)) {
+        if let Some(roots) = roots.as_deref()
+            && let Some((indices, chosen)) = tree_choice(&values, roots)
+        {
             best = indices[chosen];
-            if let (Goal::Round, Some(roots)) = (goal, roots.as_deref()) {
+            if goal == Goal::Round {
                 adopt(&mut values, roots, &indices);
                 tree = true;
             }

@@ -58,9 +58,8 @@ pub(crate) struct RootValue {
     pub(crate) mv: Move,
     /// The mean worth ([`Goal`]) of the iterations that took it, for the mover's side (with
     /// [`Goal::Round`], points its side gained to the round's end less the other side's), with a
-    /// standard error from the
-    /// variance within moves pooled over all root moves: a move visited a few times has too few
-    /// margins to estimate its own spread.
+    /// standard error from the variance within moves pooled over all root moves: a move visited
+    /// a few times has too few margins to estimate its own spread.
     pub(crate) margin: Estimate,
     pub(crate) visits: u32,
 }
@@ -275,10 +274,9 @@ mod tests {
     use super::*;
     use crate::exact;
 
-    /// A four-player team game played at random from `seed` until at most `tiles` are left in
-    /// hands and the mover has a choice; `None` if the game ended first.
-    fn team_position(seed: u64, tiles: usize) -> Option<(Game, Seat)> {
-        let options = Options::Straight(straight::Options { players: 4, teams: true, ..straight::Options::default() });
+    /// A game with `options` played at random from `seed` until `stop` finds what it looks for
+    /// at a seat's turn (before that seat moves); `None` if the game ended first.
+    fn played_until<T>(options: Options, seed: u64, mut stop: impl FnMut(&Game, Seat) -> Option<T>) -> Option<T> {
         let mut game = Game::new(options).ok()?;
         let mut dealer = Dealer::from_seed(seed);
         loop {
@@ -288,16 +286,25 @@ mod tests {
                     game.apply_chance(chance).ok()?;
                 }
                 Turn::Seat { seat } => {
-                    let legal = game.legal_actions();
-                    let in_hands: usize = game.hands().iter().map(|h| h.len()).sum();
-                    if in_hands <= tiles && legal.len() > 1 {
-                        return Some((game, seat));
+                    if let Some(found) = stop(&game, seat) {
+                        return Some(found);
                     }
+                    let legal = game.legal_actions();
                     game.apply(seat, legal[dealer.index(legal.len())]).ok()?;
                 }
                 Turn::Over => return None,
             }
         }
+    }
+
+    /// A four-player team game played at random from `seed` until at most `tiles` are left in
+    /// hands and the mover has a choice; `None` if the game ended first.
+    fn team_position(seed: u64, tiles: usize) -> Option<(Game, Seat)> {
+        let options = Options::Straight(straight::Options { players: 4, teams: true, ..straight::Options::default() });
+        played_until(options, seed, |game, seat| {
+            let in_hands: usize = game.hands().iter().map(|h| h.len()).sum();
+            (in_hands <= tiles && game.legal_actions().len() > 1).then(|| (game.clone(), seat))
+        })
     }
 
     fn seen(game: &Game, seat: Seat, iterations: u32, seed: u64) -> Vec<RootValue> {
@@ -318,31 +325,16 @@ mod tests {
     /// the lays that win at once. `None` if the match ended first.
     fn match_point(seed: u64) -> Option<(Game, Seat, Vec<Move>)> {
         let options = Options::Straight(straight::Options { players: 2, target: 100, ..straight::Options::default() });
-        let mut game = Game::new(options).ok()?;
-        let mut dealer = Dealer::from_seed(seed);
-        loop {
-            match game.turn() {
-                Turn::Chance => {
-                    let chance = game.sample_chance(&mut dealer)?;
-                    game.apply_chance(chance).ok()?;
-                }
-                Turn::Seat { seat } => {
-                    let Game::Straight(state) = &game else { return None };
-                    let lean = lean::Straight::from_state(state);
-                    let (mut moves, side) = (lean::buffer(), state.options().side(seat));
-                    let len = lean.legal_actions_into(&mut moves);
-                    let need = |s: usize| 100u32.saturating_sub(state.scores()[s]);
-                    let winning: Vec<Move> =
-                        moves[..len].iter().copied().filter(|&m| lean.scored(m) >= need(side)).collect();
-                    if need(side) > 0 && need(1 - side) <= 10 && !winning.is_empty() && winning.len() < len {
-                        return Some((game, seat, winning));
-                    }
-                    let legal = game.legal_actions();
-                    game.apply(seat, legal[dealer.index(legal.len())]).ok()?;
-                }
-                Turn::Over => return None,
-            }
-        }
+        played_until(options, seed, |game, seat| {
+            let Game::Straight(state) = game else { return None };
+            let lean = lean::Straight::from_state(state);
+            let (mut moves, side) = (lean::buffer(), state.options().side(seat));
+            let len = lean.legal_actions_into(&mut moves);
+            let need = |s: usize| 100u32.saturating_sub(state.scores()[s]);
+            let winning: Vec<Move> = moves[..len].iter().copied().filter(|&m| lean.scored(m) >= need(side)).collect();
+            let at_match_point = need(side) > 0 && need(1 - side) <= 10 && !winning.is_empty() && winning.len() < len;
+            at_match_point.then(|| (game.clone(), seat, winning))
+        })
     }
 
     /// Played for the match, the tree takes the lay that wins it at once over moves that leave
